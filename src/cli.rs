@@ -1,0 +1,216 @@
+//! The command line: `lancer perft`, `lancer variants` (more subcommands come with the
+//! search and the protocols).
+
+use crate::rules::notation::{move_text, parse_any};
+use crate::rules::setups::{setup_count, setup_fen};
+use crate::rules::variant::{Start, Variant};
+use crate::rules::{perft, Position, Variants};
+use clap::{Args, Parser, Subcommand};
+use rand::{Rng, SeedableRng};
+use std::time::Instant;
+
+/// lancer: a chess-variant engine (UCI and XBoard).
+#[derive(Parser, Debug)]
+#[command(name = "lancer", version, about)]
+pub struct Cli {
+    /// A variants.ini merged over the built-in one.
+    #[arg(long, global = true, value_name = "FILE")]
+    pub variants: Option<String>,
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+/// Subcommands.
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Count the leaves of the legal move tree.
+    Perft(PerftArgs),
+    /// List the loaded variants, or the numbered setups of a random variant.
+    Variants(VariantsArgs),
+}
+
+/// Where a command starts: variant, position, moves.
+#[derive(Args, Debug, Clone)]
+pub struct PositionArgs {
+    /// Variant name (see `lancer variants`).
+    #[arg(long, default_value = "chess")]
+    pub variant: String,
+    /// Start from this EFEN instead of the variant's start position.
+    #[arg(long)]
+    pub fen: Option<String>,
+    /// Moves to play first (move text or SAN; one argument or several).
+    #[arg(long, num_args = 1.., value_name = "MOVE")]
+    pub moves: Vec<String>,
+    /// Random-setup variants: draw the setup with this seed (default: the standard setup).
+    #[arg(long)]
+    pub seed: Option<u64>,
+}
+
+/// `lancer perft`.
+#[derive(Args, Debug)]
+pub struct PerftArgs {
+    #[command(flatten)]
+    pub pos: PositionArgs,
+    /// Threads (root moves are split over them).
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
+    /// Print the count below each root move.
+    #[arg(long)]
+    pub divide: bool,
+    /// Depth in plies.
+    pub depth: Option<u32>,
+}
+
+/// `lancer variants`.
+#[derive(Args, Debug)]
+pub struct VariantsArgs {
+    /// Print the numbered setups of this random-setup variant.
+    #[arg(long, value_name = "VARIANT")]
+    pub setups: Option<String>,
+    /// With --setups: only setup N.
+    #[arg(long)]
+    pub setup: Option<usize>,
+    /// With --setups: the setup a game with this seed would use.
+    #[arg(long)]
+    pub seed: Option<u64>,
+}
+
+/// Loads the variants (built-in, with the user file merged over it).
+pub fn load_variants(file: Option<&str>) -> Result<Variants, String> {
+    match file {
+        Some(f) => Variants::with_user_file(f).map_err(|e| e.to_string()),
+        None => Ok(Variants::builtin()),
+    }
+}
+
+/// The setup number a seeded game of a random variant starts from.
+pub fn seeded_setup(v: &Variant, seed: u64) -> Option<usize> {
+    match &v.start {
+        Start::Random(r) => Some(rand::rngs::StdRng::seed_from_u64(seed).gen_range(0..setup_count(*r))),
+        Start::Fen(_) => None,
+    }
+}
+
+/// The start position of `v` (a seeded random setup when `seed` is given).
+pub fn start_position(v: &'static Variant, seed: Option<u64>) -> Result<Position, String> {
+    let fen = match (&v.start, seed) {
+        (Start::Random(r), Some(s)) => {
+            let n = seeded_setup(v, s).unwrap_or(0);
+            setup_fen(v, *r, n)?
+        }
+        _ => v.default_start_fen(),
+    };
+    Position::from_efen(v, &fen)
+}
+
+/// Builds the position a command starts from.
+pub fn build_position(vs: &Variants, a: &PositionArgs) -> Result<Position, String> {
+    let v = vs
+        .get(&a.variant)
+        .ok_or_else(|| format!("unknown variant '{}' (see 'lancer variants')", a.variant))?;
+    let mut pos = match &a.fen {
+        Some(f) => Position::from_efen(v, f).map_err(|e| format!("bad EFEN: {e}"))?,
+        None => start_position(v, a.seed)?,
+    };
+    for tok in a.moves.iter().flat_map(|m| m.split_whitespace()) {
+        let m = parse_any(&pos, tok).map_err(|e| e.to_string())?;
+        pos.do_move(m);
+    }
+    Ok(pos)
+}
+
+fn run_perft(vs: &Variants, mut a: PerftArgs) -> Result<(), String> {
+    // `--moves e2e4 3` swallows the depth: take a trailing number back.
+    if a.depth.is_none() {
+        if let Some(last) = a.pos.moves.last() {
+            if let Ok(d) = last.parse::<u32>() {
+                a.depth = Some(d);
+                a.pos.moves.pop();
+            }
+        }
+    }
+    let depth = a.depth.ok_or("perft needs a DEPTH")?;
+    let pos = build_position(vs, &a.pos)?;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(a.threads.max(1))
+        .build()
+        .map_err(|e| e.to_string())?;
+    let t0 = Instant::now();
+    let nodes = if depth == 0 {
+        1
+    } else if a.divide || a.threads > 1 {
+        let lines = pool.install(|| perft::divide(&pos, depth));
+        let total: u64 = lines.iter().map(|(_, n)| n).sum();
+        if a.divide {
+            for (m, n) in &lines {
+                println!("{m}: {n}");
+            }
+            println!();
+        }
+        total
+    } else {
+        perft::perft(&pos, depth)
+    };
+    let secs = t0.elapsed().as_secs_f64();
+    println!("Nodes searched: {nodes}");
+    eprintln!(
+        "time {:.3} s, {:.0} nodes/s",
+        secs,
+        nodes as f64 / secs.max(1e-9)
+    );
+    Ok(())
+}
+
+fn run_variants(vs: &Variants, a: VariantsArgs) -> Result<(), String> {
+    let Some(name) = a.setups else {
+        for v in vs.all() {
+            match &v.start {
+                Start::Fen(f) => println!("{:<18}{f}", v.name),
+                Start::Random(r) => println!(
+                    "{:<18}random ({} setups), standard: {}",
+                    v.name,
+                    setup_count(*r),
+                    v.default_start_fen()
+                ),
+            }
+        }
+        return Ok(());
+    };
+    let v = vs
+        .get(&name)
+        .ok_or_else(|| format!("unknown variant '{name}'"))?;
+    let Start::Random(r) = v.start else {
+        return Err(format!("{name} has a fixed start position"));
+    };
+    let pick = match (a.setup, a.seed) {
+        (Some(n), _) => Some(n),
+        (None, Some(s)) => seeded_setup(v, s),
+        (None, None) => None,
+    };
+    match pick {
+        Some(n) => println!("{n} {}", setup_fen(v, r, n)?),
+        None => {
+            for n in 0..setup_count(r) {
+                println!("{n} {}", setup_fen(v, r, n)?);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Runs a subcommand; the error is the one-line message to print.
+pub fn run(cli: Cli) -> Result<(), String> {
+    let vs = load_variants(cli.variants.as_deref())?;
+    match cli.command {
+        Some(Command::Perft(a)) => run_perft(&vs, a),
+        Some(Command::Variants(a)) => run_variants(&vs, a),
+        None => Err("the UCI and XBoard protocols are not built yet; try 'lancer --help'".into()),
+    }
+}
+
+/// Text of every legal move (used by tests and tools).
+pub fn legal_move_texts(pos: &Position) -> Vec<String> {
+    let mut list = crate::rules::MoveList::new();
+    pos.legal_moves(&mut list);
+    list.iter().map(|&m| move_text(pos, m)).collect()
+}

@@ -1,0 +1,189 @@
+//! Game results: checkmate, king capture, stalemate, n-move rule, repetition,
+//! insufficient material; and `Game`, a position with its history.
+
+use super::bitboard::*;
+use super::moves::*;
+use super::notation;
+use super::piece::*;
+use super::position::*;
+use super::variant::*;
+
+/// How a game ended.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Reason {
+    Checkmate,
+    KingCaptured,
+    Stalemate,
+    NMoveRule,
+    Repetition,
+    InsufficientMaterial,
+}
+
+impl Reason {
+    /// Human-readable text, as used in PGN and result comments.
+    pub fn text(self) -> &'static str {
+        match self {
+            Reason::Checkmate => "checkmate",
+            Reason::KingCaptured => "king captured",
+            Reason::Stalemate => "stalemate",
+            Reason::NMoveRule => "n-move rule",
+            Reason::Repetition => "threefold repetition",
+            Reason::InsufficientMaterial => "insufficient material",
+        }
+    }
+}
+
+/// A finished game's result.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Outcome {
+    /// The winner, or `None` for a draw.
+    pub winner: Option<Color>,
+    /// Why.
+    pub reason: Reason,
+}
+
+impl Outcome {
+    /// `1-0`, `0-1` or `1/2-1/2`.
+    pub fn score(&self) -> &'static str {
+        match self.winner {
+            Some(Color::White) => "1-0",
+            Some(Color::Black) => "0-1",
+            None => "1/2-1/2",
+        }
+    }
+}
+
+impl Position {
+    /// The result decided by this position alone (no history): king captured,
+    /// checkmate, stalemate, n-move rule, insufficient material.
+    pub fn outcome(&self) -> Option<Outcome> {
+        let v = self.variant;
+        let us = self.side;
+        if self.king_sq(us).is_none() {
+            return Some(Outcome {
+                winner: Some(us.flip()),
+                reason: Reason::KingCaptured,
+            });
+        }
+        if self.legal_move_count() == 0 {
+            return Some(if v.goal == Goal::Checkmate && self.in_check() {
+                Outcome {
+                    winner: Some(us.flip()),
+                    reason: Reason::Checkmate,
+                }
+            } else {
+                Outcome {
+                    winner: None,
+                    reason: Reason::Stalemate,
+                }
+            });
+        }
+        if v.n_move_rule > 0 && self.halfmove >= v.n_move_rule {
+            return Some(Outcome {
+                winner: None,
+                reason: Reason::NMoveRule,
+            });
+        }
+        if v.insufficient_material && self.insufficient_material() {
+            return Some(Outcome {
+                winner: None,
+                reason: Reason::InsufficientMaterial,
+            });
+        }
+        None
+    }
+
+    /// FIDE dead positions the engine recognises: K v K, K+minor v K, K+B v K+B (bishops on one colour).
+    pub fn insufficient_material(&self) -> bool {
+        let k = &self.by_kind;
+        let heavy = k[Kind::Pawn.idx()] | k[Kind::Rook.idx()] | k[Kind::Queen.idx()];
+        if heavy != 0 || self.hands.iter().flatten().any(|&n| n > 0) {
+            return false;
+        }
+        let kings = k[Kind::King.idx()];
+        let others = self.occupied() & !kings;
+        let bishops = k[Kind::Bishop.idx()];
+        if others & !(bishops | k[Kind::Knight.idx()]) != 0 {
+            return false;
+        }
+        if popcount(others) <= 1 {
+            return true;
+        }
+        const DARK: Bitboard = 0xAA55_AA55_AA55_AA55;
+        others == bishops && (bishops & DARK == 0 || bishops & !DARK == 0)
+    }
+}
+
+/// A game: the start position, the moves and the keys seen (for repetition).
+#[derive(Clone)]
+pub struct Game {
+    start: Position,
+    pos: Position,
+    moves: Vec<Move>,
+    keys: Vec<u64>,
+}
+
+impl Game {
+    /// A game from `start`.
+    pub fn new(start: Position) -> Game {
+        Game {
+            start,
+            pos: start,
+            moves: Vec::new(),
+            keys: vec![start.key()],
+        }
+    }
+    /// The current position.
+    pub fn position(&self) -> &Position {
+        &self.pos
+    }
+    /// The start position.
+    pub fn start(&self) -> &Position {
+        &self.start
+    }
+    /// Moves played so far.
+    pub fn moves(&self) -> &[Move] {
+        &self.moves
+    }
+    /// Keys of every position so far, the current one last.
+    pub fn keys(&self) -> &[u64] {
+        &self.keys
+    }
+    /// Plays a move given as text (or SAN); rejects illegal ones.
+    pub fn play_text(&mut self, tok: &str) -> Result<Move, notation::MoveError> {
+        let m = notation::parse_move(&self.pos, tok)?;
+        self.play(m);
+        Ok(m)
+    }
+    /// Plays a legal move.
+    pub fn play(&mut self, m: Move) {
+        self.pos.do_move(m);
+        self.moves.push(m);
+        self.keys.push(self.pos.key());
+    }
+    /// Takes back the last move.
+    pub fn undo(&mut self) -> Option<Move> {
+        let m = self.moves.pop()?;
+        self.keys.pop();
+        let mut p = self.start;
+        for &mv in &self.moves {
+            p.do_move(mv);
+        }
+        self.pos = p;
+        Some(m)
+    }
+    /// How often the current position has occurred (including now).
+    pub fn repetitions(&self) -> usize {
+        let k = self.pos.key();
+        self.keys.iter().filter(|&&x| x == k).count()
+    }
+    /// The result, if the game is over (position rules first, then threefold repetition).
+    pub fn outcome(&self) -> Option<Outcome> {
+        self.pos.outcome().or_else(|| {
+            (self.repetitions() >= 3).then_some(Outcome {
+                winner: None,
+                reason: Reason::Repetition,
+            })
+        })
+    }
+}

@@ -1,0 +1,192 @@
+//! A variant is data: the rule struct built from a `variants.ini` section.
+
+use super::bitboard::*;
+use super::piece::*;
+
+/// How a game is won.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Goal {
+    /// Checkmate wins; moves that leave one's king attacked are illegal.
+    Checkmate,
+    /// Capturing the king wins; there is no check (The Royal Standard).
+    KingCapture,
+}
+
+/// Which castling moves exist.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Castling {
+    /// No castling.
+    None,
+    /// King and partners on their standard squares; move text is king from + king to.
+    Standard,
+    /// Chess960 rules: any start files; move text is king from + partner square.
+    Chess960,
+}
+
+/// How the start position is chosen.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum Start {
+    /// A fixed EFEN.
+    Fen(String),
+    /// One of a numbered family of random setups.
+    Random(RandomSetup),
+}
+
+/// Families of random back-rank setups.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum RandomSetup {
+    /// The 960 Chess960 setups in Scharnagl numbering (518 is the standard one).
+    Chess960,
+    /// The 7,680 Randomized 8-Piece Chess setups (see `setups.rs`).
+    EightPiece,
+}
+
+/// The rules of one variant. Generic code asks this struct, never the variant's name.
+#[derive(Clone, Debug)]
+pub struct Variant {
+    /// Name used everywhere (CLI, UCI_Variant, XBoard, PGN).
+    pub name: String,
+    /// Name XBoard knows it by (`normal` for chess).
+    pub xboard_name: String,
+    /// Board width (files).
+    pub width: u8,
+    /// Board height (ranks).
+    pub height: u8,
+    /// Real squares of the board.
+    pub mask: Bitboard,
+    /// Letter of each kind (upper case), `'\0'` when the kind is absent.
+    pub letters: [char; NKINDS],
+    /// Bit set of the kinds present.
+    pub kinds: u32,
+    /// Start position rule.
+    pub start: Start,
+    /// Castling rule.
+    pub castling: Castling,
+    /// Kinds that may be the castling partner.
+    pub castling_partners: u32,
+    /// Promotion choices in the order they are generated.
+    pub promotions: Vec<Kind>,
+    /// At most this many pieces of each kind on the board per side (255 = no limit);
+    /// promotion is impossible while the limit is reached.
+    pub limits: [u8; NKINDS],
+    /// Captured pieces go to the capturer's hand and may be dropped.
+    pub drops: bool,
+    /// The kind a captured piece turns into in the hand.
+    pub demote: [Kind; NKINDS],
+    /// How the game is won.
+    pub goal: Goal,
+    /// Plies of the n-move rule (0 = none).
+    pub n_move_rule: u16,
+    /// Whether a pawn move resets the n-move counter.
+    pub n_move_reset_on_pawn: bool,
+    /// Pawns may step twice from their second rank.
+    pub double_step: bool,
+    /// En passant captures exist.
+    pub en_passant: bool,
+    /// A lancer may face a direction with no square in front of it.
+    pub lancer_may_face_edge: bool,
+    /// A side whose king is held (and not in check) may pass.
+    pub pass_when_held: bool,
+    /// The Royal Standard's mobility rule.
+    pub mobility_rule: bool,
+    /// A king may capture (and displace) its own standard-bearers.
+    pub king_captures_own_bearer: bool,
+    /// Draw by insufficient material as in FIDE chess.
+    pub insufficient_material: bool,
+    /// Facings allowed on each square (bit f = facing f), per rule 3 of the lancer.
+    pub facing_ok: [u8; 64],
+    /// Only the chess family of movers and checkmate: the fast pin-based legality test applies.
+    pub simple: bool,
+}
+
+impl Variant {
+    /// Whether `kind` exists in this variant.
+    #[inline(always)]
+    pub fn has(&self, kind: Kind) -> bool {
+        self.kinds & (1 << kind as u32) != 0
+    }
+
+    /// Whether `sq` is a real square of this board.
+    #[inline(always)]
+    pub fn on_board(&self, sq: Square) -> bool {
+        sq < 64 && self.mask & bb(sq) != 0
+    }
+
+    /// The rank index (0-based) a side's pieces start on.
+    #[inline(always)]
+    pub fn back_rank(&self, c: Color) -> u8 {
+        match c {
+            Color::White => 0,
+            Color::Black => self.height - 1,
+        }
+    }
+
+    /// The rank index a side's pawns promote on.
+    #[inline(always)]
+    pub fn promotion_rank(&self, c: Color) -> u8 {
+        self.back_rank(c.flip())
+    }
+
+    /// All squares of a rank index, restricted to the board.
+    #[inline(always)]
+    pub fn rank_bb(&self, r: u8) -> Bitboard {
+        (0xFFu64 << (8 * r as u32)) & self.mask
+    }
+
+    /// The piece letter for a piece (upper case for White).
+    pub fn piece_char(&self, p: Piece) -> char {
+        let c = self.letters[p.kind().idx()];
+        match p.color() {
+            Color::White => c,
+            Color::Black => c.to_ascii_lowercase(),
+        }
+    }
+
+    /// The piece for a letter, if this variant has it.
+    pub fn piece_from_char(&self, ch: char) -> Option<Piece> {
+        let up = ch.to_ascii_uppercase();
+        let kind = (0..NKINDS).find(|&k| self.letters[k] == up && self.kinds & (1 << k) != 0)?;
+        let color = if ch.is_ascii_uppercase() {
+            Color::White
+        } else {
+            Color::Black
+        };
+        Some(Piece::new(Kind::from_idx(kind), color))
+    }
+
+    /// Computes the derived fields (mask-dependent tables and flags).
+    pub fn finish(&mut self) {
+        for sq in 0..64u8 {
+            let mut ok = 0u8;
+            if self.on_board(sq) {
+                for d in 0..8 {
+                    if self.lancer_may_face_edge || step(sq, d).is_some_and(|n| self.on_board(n)) {
+                        ok |= 1 << d;
+                    }
+                }
+            }
+            self.facing_ok[sq as usize] = ok;
+        }
+        let chess_family = [
+            Kind::Pawn,
+            Kind::Knight,
+            Kind::Bishop,
+            Kind::Rook,
+            Kind::Queen,
+            Kind::King,
+            Kind::ForwardBishop,
+        ]
+        .iter()
+        .fold(0u32, |acc, k| acc | 1 << *k as u32);
+        self.simple = self.goal == Goal::Checkmate && self.kinds & !chess_family == 0;
+    }
+
+    /// The start EFEN for a fixed start, or the standard member of a random family.
+    pub fn default_start_fen(&self) -> String {
+        match &self.start {
+            Start::Fen(f) => f.clone(),
+            Start::Random(r) => super::setups::setup_fen(self, *r, super::setups::default_index(*r))
+                .unwrap_or_default(),
+        }
+    }
+}
