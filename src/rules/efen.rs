@@ -148,9 +148,17 @@ impl Position {
                 pos.add_to_hand(p.color(), k);
             }
         }
+        let side = fields.next().unwrap_or("w");
+        pos.set_side(match side {
+            "w" => Color::White,
+            "b" => Color::Black,
+            x => return Err(format!("side to move '{x}' is not w or b")),
+        });
         for c in [Color::White, Color::Black] {
             let kings = popcount(pos.pieces_of(c, Kind::King));
-            if kings != 1 {
+            // A king-capture game ends with the side to move's king gone.
+            let captured = kings == 0 && v.goal == Goal::KingCapture && c == pos.side;
+            if kings != 1 && !captured {
                 return Err(format!("{} has {kings} kings, needs exactly one", c.name()));
             }
             if popcount(pos.pieces(c)) > MAX_PIECES_PER_SIDE {
@@ -160,12 +168,6 @@ impl Position {
                 ));
             }
         }
-        let side = fields.next().unwrap_or("w");
-        pos.set_side(match side {
-            "w" => Color::White,
-            "b" => Color::Black,
-            x => return Err(format!("side to move '{x}' is not w or b")),
-        });
         let castling = fields.next().unwrap_or("-");
         if castling != "-" {
             for ch in castling.chars() {
@@ -268,8 +270,9 @@ impl Position {
         {
             return Err(format!("en passant square {name} does not follow a pawn's double step"));
         }
-        if tables().pawn(them.idx(), sq) & self.pieces_of(us, Kind::Pawn) != 0 {
-            self.set_ep(sq);
+        self.set_ep(sq);
+        if !self.ep_capture_legal() {
+            self.set_ep(NO_SQUARE);
         }
         Ok(())
     }
@@ -357,13 +360,6 @@ impl Position {
 
     /// The en passant square when an en passant capture is legal.
     pub fn legal_ep(&self) -> Option<Square> {
-        if self.ep == NO_SQUARE {
-            return None;
-        }
-        let mut list = MoveList::new();
-        self.legal_moves(&mut list);
-        list.iter()
-            .any(|m| m.move_type() == MoveType::EnPassant)
-            .then_some(self.ep)
+        self.ep_capture_legal().then_some(self.ep)
     }
 }

@@ -435,6 +435,7 @@ impl Position {
         let v = self.variant;
         let us = self.side;
         let them = us.flip();
+        let mut ep_candidate = NO_SQUARE;
         if self.ep != NO_SQUARE {
             self.set_ep(NO_SQUARE);
         }
@@ -507,11 +508,8 @@ impl Position {
                         if v.n_move_reset_on_pawn {
                             self.halfmove = 0;
                         }
-                        if from.abs_diff(to) == 16 && t == MoveType::Normal {
-                            let ep = (from + to) / 2;
-                            if tables().pawn(us.idx(), ep) & self.pieces_of(them, Kind::Pawn) != 0 {
-                                self.set_ep(ep);
-                            }
+                        if from.abs_diff(to) == 16 && t == MoveType::Normal && v.en_passant {
+                            ep_candidate = (from + to) / 2;
                         }
                     }
                     Kind::King => {
@@ -526,6 +524,27 @@ impl Position {
             self.fullmove = self.fullmove.saturating_add(1);
         }
         self.set_side(them);
+        // The en passant square is kept (and hashed) only when the capture is legal,
+        // so that the key agrees with the EFEN, which writes it only then.
+        if ep_candidate != NO_SQUARE {
+            self.set_ep(ep_candidate);
+            if !self.ep_capture_legal() {
+                self.set_ep(NO_SQUARE);
+            }
+        }
+    }
+
+    /// Whether the side to move has a legal en passant capture on the current ep square.
+    pub(crate) fn ep_capture_legal(&self) -> bool {
+        if self.ep == NO_SQUARE {
+            return false;
+        }
+        let us = self.side;
+        let capturers = tables().pawn(us.flip().idx(), self.ep) & self.pieces_of(us, Kind::Pawn) & !self.held(us);
+        squares(capturers).any(|from| {
+            self.variant.goal == Goal::KingCapture
+                || !self.after(Move::new(MoveType::EnPassant, from, self.ep)).king_attacked(us)
+        })
     }
 
     /// The position after `m`.
