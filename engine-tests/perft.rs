@@ -41,7 +41,9 @@ fn load_suites() -> Vec<Case> {
                     let (d, n) = p
                         .strip_prefix('D')
                         .and_then(|r| r.split_once(' '))
-                        .unwrap_or_else(|| panic!("{}:{}: bad depth field '{p}'", f.display(), i + 1));
+                        .unwrap_or_else(|| {
+                            panic!("{}:{}: bad depth field '{p}'", f.display(), i + 1)
+                        });
                     (d.trim().parse().unwrap(), n.trim().parse().unwrap())
                 })
                 .collect();
@@ -79,7 +81,11 @@ fn run(limit: u64) {
         }
     }
     eprintln!("{checked} perft counts checked");
-    assert!(failures.is_empty(), "perft mismatches:\n{}", failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "perft mismatches:\n{}",
+        failures.join("\n")
+    );
 }
 
 #[test]
@@ -98,12 +104,20 @@ fn perft_suites_deep() {
 fn public_vectors_are_in_the_suites() {
     let text = include_str!("perft/public-vectors.tsv");
     let cases = load_suites();
-    for line in text.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()) {
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    {
         let f: Vec<&str> = line.split('\t').collect();
-        let (variant, efen, d, n) = (f[0], f[1], f[2].parse::<u32>().unwrap(), f[3].trim().parse::<u64>().unwrap());
-        let found = cases.iter().any(|c| {
-            c.variant == variant && c.efen == efen && c.depths.contains(&(d, n))
-        });
+        let (variant, efen, d, n) = (
+            f[0],
+            f[1],
+            f[2].parse::<u32>().unwrap(),
+            f[3].trim().parse::<u64>().unwrap(),
+        );
+        let found = cases
+            .iter()
+            .any(|c| c.variant == variant && c.efen == efen && c.depths.contains(&(d, n)));
         assert!(found, "public vector missing from the suites: {line}");
     }
 }

@@ -65,7 +65,10 @@ fn run_case(variant: &str, name: &str, keys: &[(String, String)]) -> Vec<String>
             "count" => {
                 let n: usize = val.parse().unwrap();
                 if legal.len() != n {
-                    errs.push(format!("{ctx}: {} legal moves, expected {n}: {legal:?}", legal.len()));
+                    errs.push(format!(
+                        "{ctx}: {} legal moves, expected {n}: {legal:?}",
+                        legal.len()
+                    ));
                 }
             }
             "legal" => {
@@ -208,18 +211,30 @@ fn random_playouts_keep_invariants() {
             let start = match &v.start {
                 lancer::rules::variant::Start::Random(r) => {
                     let n = rng.gen_range(0..lancer::rules::setups::setup_count(*r));
-                    Position::from_efen(v, &lancer::rules::setups::setup_fen(v, *r, n).unwrap()).unwrap()
+                    Position::from_efen(v, &lancer::rules::setups::setup_fen(v, *r, n).unwrap())
+                        .unwrap()
                 }
                 _ => Position::from_efen(v, &v.default_start_fen()).unwrap(),
             };
             let mut p = start;
             for ply in 0..160 {
-                assert_eq!(p.key(), p.compute_key(), "{} game {game} ply {ply}: {}", v.name, p.efen());
+                assert_eq!(
+                    p.key(),
+                    p.compute_key(),
+                    "{} game {game} ply {ply}: {}",
+                    v.name,
+                    p.efen()
+                );
                 let efen = p.efen();
                 let q = Position::from_efen(v, &efen)
                     .unwrap_or_else(|e| panic!("{}: own EFEN {efen} rejected: {e}", v.name));
                 assert_eq!(q.efen(), efen);
-                assert_eq!(q.key(), p.key(), "{} key after EFEN round trip: {efen}", v.name);
+                assert_eq!(
+                    q.key(),
+                    p.key(),
+                    "{} key after EFEN round trip: {efen}",
+                    v.name
+                );
                 let mut l = MoveList::new();
                 p.legal_moves(&mut l);
                 if l.is_empty() {
@@ -230,7 +245,12 @@ fn random_playouts_keep_invariants() {
                     assert_eq!(parse_move(&p, &t), Ok(m), "{}: {t} in {efen}", v.name);
                     if game % 10 == 0 {
                         let s = san(&p, m);
-                        assert_eq!(parse_san(&p, &s), Ok(m), "{}: SAN {s} ({t}) in {efen}", v.name);
+                        assert_eq!(
+                            parse_san(&p, &s),
+                            Ok(m),
+                            "{}: SAN {s} ({t}) in {efen}",
+                            v.name
+                        );
                     }
                 }
                 let m = l[rng.gen_range(0..l.len())];

@@ -86,7 +86,9 @@ pub fn load_variants(file: Option<&str>) -> Result<Variants, String> {
 /// The setup number a seeded game of a random variant starts from.
 pub fn seeded_setup(v: &Variant, seed: u64) -> Option<usize> {
     match &v.start {
-        Start::Random(r) => Some(rand::rngs::StdRng::seed_from_u64(seed).gen_range(0..setup_count(*r))),
+        Start::Random(r) => {
+            Some(rand::rngs::StdRng::seed_from_u64(seed).gen_range(0..setup_count(*r)))
+        }
         Start::Fen(_) => None,
     }
 }

@@ -394,7 +394,11 @@ impl Tables {
             return r;
         }
         // n, ne, e, nw go to higher indices.
-        let first = if matches!(dir, 0..=2 | 7) { lsb(b) } else { msb(b) };
+        let first = if matches!(dir, 0..=2 | 7) {
+            lsb(b)
+        } else {
+            msb(b)
+        };
         r ^ self.ray(dir, first)
     }
 }

@@ -1,7 +1,6 @@
 //! EFEN (extended FEN) parsing and printing, with the validations of NOTATION.md.
 
 use super::bitboard::*;
-use super::moves::*;
 use super::piece::*;
 use super::position::*;
 use super::variant::*;
@@ -80,7 +79,10 @@ impl Position {
                 let name = square_name(sq);
                 if c == '*' {
                     if v.on_board(sq) {
-                        return Err(format!("'*' (hole) on {name}, which is a square of {}", v.name));
+                        return Err(format!(
+                            "'*' (hole) on {name}, which is a square of {}",
+                            v.name
+                        ));
                     }
                     f += 1;
                     j += 1;
@@ -108,7 +110,9 @@ impl Position {
                                 format!("lancer on {name}: unknown facing '{inner}' (n ne e se s sw w nw)")
                             })?;
                             if v.facing_ok[sq as usize] & (1 << fc) == 0 {
-                                return Err(format!("lancer on {name} faces {inner}, off the board"));
+                                return Err(format!(
+                                    "lancer on {name} faces {inner}, off the board"
+                                ));
                             }
                             st = fc;
                             has_facing = true;
@@ -130,7 +134,10 @@ impl Position {
                 f += 1;
             }
             if f != v.width as u32 {
-                return Err(format!("rank {rank_no} has {f} files, {} needs {}", v.name, v.width));
+                return Err(format!(
+                    "rank {rank_no} has {f} files, {} needs {}",
+                    v.name, v.width
+                ));
             }
         }
         if let Some(h) = hand_part {
@@ -268,7 +275,9 @@ impl Position {
             || self.pieces_of(them, Kind::Pawn) & bb(pawn_sq) == 0
             || self.occupied() & (bb(sq) | bb(origin)) != 0
         {
-            return Err(format!("en passant square {name} does not follow a pawn's double step"));
+            return Err(format!(
+                "en passant square {name} does not follow a pawn's double step"
+            ));
         }
         self.set_ep(sq);
         if !self.ep_capture_legal() {
@@ -286,11 +295,9 @@ impl Position {
             for f in 0..v.width {
                 let sq = square(f, r);
                 let p = self.board[sq as usize];
-                if !v.on_board(sq) || !p.is_none() {
-                    if empty > 0 {
-                        s.push_str(&empty.to_string());
-                        empty = 0;
-                    }
+                if (!v.on_board(sq) || !p.is_none()) && empty > 0 {
+                    s.push_str(&empty.to_string());
+                    empty = 0;
                 }
                 if !v.on_board(sq) {
                     s.push('*');

@@ -99,8 +99,15 @@ fn parse_sections(text: &str, file: &str) -> Result<Vec<Section>, IniError> {
                 Some((n, p)) => (n.trim(), Some(p.trim().to_string())),
                 None => (inner.trim(), None),
             };
-            if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-') {
-                return Err(err(ln, format!("bad variant name '{name}' (letters, digits, '_', '-')")));
+            if name.is_empty()
+                || !name
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+            {
+                return Err(err(
+                    ln,
+                    format!("bad variant name '{name}' (letters, digits, '_', '-')"),
+                ));
             }
             if out.iter().any(|s| s.name == name) {
                 return Err(err(ln, format!("section [{name}] appears twice")));
@@ -158,7 +165,11 @@ fn parse_kind(e: &Entry, key: &str, s: &str) -> Result<Kind, IniError> {
     Kind::from_ini_name(s).ok_or_else(|| e.err(format!("{key}: unknown piece kind '{s}'")))
 }
 
-fn build_variant(name: &str, keys: &HashMap<String, Entry>, head: &Section) -> Result<Variant, IniError> {
+fn build_variant(
+    name: &str,
+    keys: &HashMap<String, Entry>,
+    head: &Section,
+) -> Result<Variant, IniError> {
     let head_err = |msg: String| IniError {
         file: head.file.clone(),
         line: head.line,
@@ -199,7 +210,9 @@ fn build_variant(name: &str, keys: &HashMap<String, Entry>, head: &Section) -> R
             .and_then(|(w, h)| Some((w.trim().parse::<u8>().ok()?, h.trim().parse::<u8>().ok()?)))
             .ok_or_else(|| e.err(format!("board: expected WxH, got '{}'", e.value)))?;
         if !(2..=8).contains(&w) || !(3..=8).contains(&h) {
-            return Err(e.err(format!("board: {w}x{h} does not fit 2..8 files x 3..8 ranks")));
+            return Err(e.err(format!(
+                "board: {w}x{h} does not fit 2..8 files x 3..8 ranks"
+            )));
         }
         v.width = w;
         v.height = h;
@@ -247,7 +260,11 @@ fn build_variant(name: &str, keys: &HashMap<String, Entry>, head: &Section) -> R
             "none" => Castling::None,
             "standard" => Castling::Standard,
             "960" | "chess960" => Castling::Chess960,
-            x => return Err(e.err(format!("castling: expected none, standard or 960, got '{x}'"))),
+            x => {
+                return Err(e.err(format!(
+                    "castling: expected none, standard or 960, got '{x}'"
+                )))
+            }
         };
         if v.castling != Castling::None && v.width != 8 {
             return Err(e.err("castling: only 8-file boards can castle".to_string()));
@@ -258,7 +275,9 @@ fn build_variant(name: &str, keys: &HashMap<String, Entry>, head: &Section) -> R
         for t in e.value.split_whitespace() {
             let k = parse_kind(e, "castlingPartners", t)?;
             if !v.has(k) || matches!(k, Kind::King | Kind::Pawn) {
-                return Err(e.err(format!("castlingPartners: '{t}' is not a piece of this variant")));
+                return Err(e.err(format!(
+                    "castlingPartners: '{t}' is not a piece of this variant"
+                )));
             }
             v.castling_partners |= 1 << k as u32;
         }
@@ -267,7 +286,9 @@ fn build_variant(name: &str, keys: &HashMap<String, Entry>, head: &Section) -> R
         for t in e.value.split_whitespace() {
             let k = parse_kind(e, "promotion", t)?;
             if !v.has(k) || matches!(k, Kind::King | Kind::Pawn) {
-                return Err(e.err(format!("promotion: '{t}' is not a piece this variant can promote to")));
+                return Err(e.err(format!(
+                    "promotion: '{t}' is not a piece this variant can promote to"
+                )));
             }
             v.promotions.push(k);
         }
@@ -301,7 +322,11 @@ fn build_variant(name: &str, keys: &HashMap<String, Entry>, head: &Section) -> R
         v.goal = match e.value.as_str() {
             "checkmate" => Goal::Checkmate,
             "kingcapture" => Goal::KingCapture,
-            x => return Err(e.err(format!("goal: expected checkmate or kingcapture, got '{x}'"))),
+            x => {
+                return Err(e.err(format!(
+                    "goal: expected checkmate or kingcapture, got '{x}'"
+                )))
+            }
         };
     }
     if let Some(e) = keys.get("nMoveRule") {
@@ -335,7 +360,9 @@ fn build_variant(name: &str, keys: &HashMap<String, Entry>, head: &Section) -> R
         "random:chess960" => Start::Random(RandomSetup::Chess960),
         "random:eightpiece" => Start::Random(RandomSetup::EightPiece),
         x if x.starts_with("random:") => {
-            return Err(e.err(format!("start: unknown random setup '{x}' (random:chess960, random:eightpiece)")))
+            return Err(e.err(format!(
+                "start: unknown random setup '{x}' (random:chess960, random:eightpiece)"
+            )))
         }
         x => Start::Fen(x.to_string()),
     };
@@ -344,8 +371,9 @@ fn build_variant(name: &str, keys: &HashMap<String, Entry>, head: &Section) -> R
     let probe: &'static Variant = Box::leak(Box::new(v.clone()));
     let fen = match &v.start {
         Start::Fen(f) => f.clone(),
-        Start::Random(r) => super::setups::setup_fen(probe, *r, 0)
-            .map_err(|m| e.err(format!("start: {m}")))?,
+        Start::Random(r) => {
+            super::setups::setup_fen(probe, *r, 0).map_err(|m| e.err(format!("start: {m}")))?
+        }
     };
     Position::from_efen(probe, &fen).map_err(|m| e.err(format!("start: {m}")))?;
     Ok(v)
@@ -360,7 +388,8 @@ pub struct Variants {
 impl Variants {
     /// The built-in set.
     pub fn builtin() -> Variants {
-        Variants::load(&[(BUILTIN_INI, "variants.ini")]).expect("the built-in variants.ini is valid")
+        Variants::load(&[(BUILTIN_INI, "variants.ini")])
+            .expect("the built-in variants.ini is valid")
     }
 
     /// Loads files in order, each merged over the ones before.
@@ -385,11 +414,14 @@ impl Variants {
             let mut chain = vec![s];
             let mut cur = s;
             while let Some(p) = &cur.parent {
-                let parent = sections.iter().find(|x| &x.name == p).ok_or_else(|| IniError {
-                    file: s.file.clone(),
-                    line: s.line,
-                    msg: format!("[{}] inherits from unknown [{p}]", cur.name),
-                })?;
+                let parent = sections
+                    .iter()
+                    .find(|x| &x.name == p)
+                    .ok_or_else(|| IniError {
+                        file: s.file.clone(),
+                        line: s.line,
+                        msg: format!("[{}] inherits from unknown [{p}]", cur.name),
+                    })?;
                 if chain.iter().any(|c| c.name == parent.name) {
                     return Err(IniError {
                         file: s.file.clone(),
@@ -445,10 +477,7 @@ mod tests {
     #[test]
     fn builtin_loads() {
         let v = Variants::builtin();
-        for n in [
-            "chess",
-            "fischerandom",
-        ] {
+        for n in ["chess", "fischerandom"] {
             assert!(v.get(n).is_some(), "{n}");
         }
     }
@@ -459,8 +488,11 @@ mod tests {
         assert_eq!(e.to_string(), "u.ini:3: unknown key 'foo'");
         let e = Variants::load(&[("[x : y]\npieces = K:king\n", "u.ini")]).unwrap_err();
         assert_eq!(e.to_string(), "u.ini:1: [x] inherits from unknown [y]");
-        let e = Variants::load(&[("[x]\npieces = K:king P:pawn\nstart = 4k/8/8/8/8/8/8/4K3 w - - 0 1\n", "u.ini")])
-            .unwrap_err();
+        let e = Variants::load(&[(
+            "[x]\npieces = K:king P:pawn\nstart = 4k/8/8/8/8/8/8/4K3 w - - 0 1\n",
+            "u.ini",
+        )])
+        .unwrap_err();
         assert!(e.to_string().starts_with("u.ini:3: start: "), "{e}");
     }
 }

@@ -210,7 +210,8 @@ impl Position {
                 let enemy_blk = (g.occ & !g.own) | !g.mask | !g.zone;
                 for from in squares(k[Kind::Lancer.idx()] & movable & g.zone) {
                     let f = self.facing_at(from) as usize;
-                    let to_set = t.ray_attack(f, from, enemy_blk) & !g.own & g.mask & g.target & g.zone;
+                    let to_set =
+                        t.ray_attack(f, from, enemy_blk) & !g.own & g.mask & g.target & g.zone;
                     for to in squares(to_set) {
                         let base = Move::normal(from, to);
                         let ok = v.facing_ok[to as usize];
@@ -342,7 +343,8 @@ impl Position {
             Color::White => v.rank_bb(2),
             Color::Black => v.rank_bb(v.height.saturating_sub(3)),
         };
-        let (up, single, left, right, dl, dr): (i8, Bitboard, Bitboard, Bitboard, i8, i8) = match us {
+        let (up, single, left, right, dl, dr): (i8, Bitboard, Bitboard, Bitboard, i8, i8) = match us
+        {
             Color::White => (
                 8,
                 (pawns << 8) & empty,

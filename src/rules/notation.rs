@@ -25,7 +25,11 @@ pub fn move_text(pos: &Position, m: Move) -> String {
         MoveType::Castle => {
             let (kto, _) = pos.castle_targets(from, to);
             let mut s = square_name(from);
-            s.push_str(&square_name(if v.castling == Castling::Chess960 { to } else { kto }));
+            s.push_str(&square_name(if v.castling == Castling::Chess960 {
+                to
+            } else {
+                kto
+            }));
             if let Some(f) = m.facing() {
                 if f != pos.facing_at(to) {
                     s.push_str(FACING_NAMES[f as usize]);
@@ -103,12 +107,18 @@ pub fn parse_move(pos: &Position, token: &str) -> Result<Move, MoveError> {
         }
         // The facing a lancer keeps may also be written out.
         if let (MoveType::Normal, Some(f)) = (m.move_type(), m.facing()) {
-            if f == pos.facing_at(m.from()) && !m.is_displacement() && format!("{text}{}", FACING_NAMES[f as usize]) == want {
+            if f == pos.facing_at(m.from())
+                && !m.is_displacement()
+                && format!("{text}{}", FACING_NAMES[f as usize]) == want
+            {
                 return Ok(m);
             }
         }
     }
-    Err(MoveError(format!("illegal or unknown move '{}'", token.trim())))
+    Err(MoveError(format!(
+        "illegal or unknown move '{}'",
+        token.trim()
+    )))
 }
 
 /// SAN of a legal move `m` in `pos`, with the variant forms of NOTATION.md.
@@ -123,7 +133,11 @@ pub fn san(pos: &Position, m: Move) -> String {
             s.push('+');
         }
     } else if after.in_check() {
-        s.push(if after.legal_move_count() == 0 { '#' } else { '+' });
+        s.push(if after.legal_move_count() == 0 {
+            '#'
+        } else {
+            '+'
+        });
     }
     s
 }

@@ -141,7 +141,9 @@ impl Position {
     }
     /// Castling partner squares still usable: (slot, square).
     pub fn castling_rights(&self) -> impl Iterator<Item = (usize, Square)> + '_ {
-        (0..4).filter(|&i| self.castle[i] != NO_SQUARE).map(|i| (i, self.castle[i]))
+        (0..4)
+            .filter(|&i| self.castle[i] != NO_SQUARE)
+            .map(|i| (i, self.castle[i]))
     }
     /// The king square of `c`, if it has a king.
     #[inline(always)]
@@ -275,7 +277,13 @@ impl Position {
 
     /// Pieces of `c` that attack `sq` (as a square a king of the other side would stand on),
     /// given the occupancy `occ` and ignoring the pieces in `excluded` (held or lifted ones).
-    pub fn attackers_to(&self, sq: Square, c: Color, occ: Bitboard, excluded: Bitboard) -> Bitboard {
+    pub fn attackers_to(
+        &self,
+        sq: Square,
+        c: Color,
+        occ: Bitboard,
+        excluded: Bitboard,
+    ) -> Bitboard {
         let t = tables();
         let v = self.variant;
         let ours = self.by_color[c.idx()] & occ & !excluded;
@@ -415,7 +423,10 @@ impl Position {
     pub fn castle_targets(&self, king: Square, partner: Square) -> (Square, Square) {
         let r = rank_of(king);
         if partner > king {
-            (square(self.variant.width - 2, r), square(self.variant.width - 3, r))
+            (
+                square(self.variant.width - 2, r),
+                square(self.variant.width - 3, r),
+            )
         } else {
             (square(2, r), square(3, r))
         }
@@ -447,7 +458,8 @@ impl Position {
             for s in squares(thaw) {
                 let i = s as usize;
                 let st = self.state[i];
-                self.key ^= z.state[(st & 15) as usize][i] ^ z.state[(st & !FROZEN & 15) as usize][i];
+                self.key ^=
+                    z.state[(st & 15) as usize][i] ^ z.state[(st & !FROZEN & 15) as usize][i];
                 self.state[i] = st & !FROZEN;
             }
             self.frozen &= !thaw;
@@ -540,10 +552,14 @@ impl Position {
             return false;
         }
         let us = self.side;
-        let capturers = tables().pawn(us.flip().idx(), self.ep) & self.pieces_of(us, Kind::Pawn) & !self.held(us);
+        let capturers = tables().pawn(us.flip().idx(), self.ep)
+            & self.pieces_of(us, Kind::Pawn)
+            & !self.held(us);
         squares(capturers).any(|from| {
             self.variant.goal == Goal::KingCapture
-                || !self.after(Move::new(MoveType::EnPassant, from, self.ep)).king_attacked(us)
+                || !self
+                    .after(Move::new(MoveType::EnPassant, from, self.ep))
+                    .king_attacked(us)
         })
     }
 

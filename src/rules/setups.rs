@@ -91,7 +91,7 @@ pub fn back_rank(r: RandomSetup, n: usize) -> Option<[Kind; 8]> {
             place(&mut rank, (n % 240) / 40, Kind::Queen);
             place(&mut rank, (n % 40) / 8, Kind::Knight);
             place(&mut rank, (n % 8) / 2, Kind::Lancer);
-            let (a, c) = if n % 2 == 0 {
+            let (a, c) = if n.is_multiple_of(2) {
                 (Kind::Rook, Kind::Jailer)
             } else {
                 (Kind::Jailer, Kind::Rook)
@@ -120,7 +120,10 @@ pub fn setup_fen(v: &Variant, r: RandomSetup, n: usize) -> Result<String, String
     let mut castle_w = String::new();
     for (f, k) in rank.iter().enumerate() {
         if !v.has(*k) {
-            return Err(format!("random setup needs a {} in the variant", k.ini_name()));
+            return Err(format!(
+                "random setup needs a {} in the variant",
+                k.ini_name()
+            ));
         }
         let l = v.letters[k.idx()];
         white.push(l);
@@ -160,7 +163,10 @@ mod tests {
     fn eightpiece_5147_is_the_8_piece_arrangement() {
         use Kind::*;
         let r = back_rank(RandomSetup::EightPiece, 5147).unwrap();
-        assert_eq!(r, [Jailer, Lancer, Sentry, Queen, King, Bishop, Knight, Rook]);
+        assert_eq!(
+            r,
+            [Jailer, Lancer, Sentry, Queen, King, Bishop, Knight, Rook]
+        );
     }
 
     #[test]

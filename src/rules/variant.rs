@@ -185,8 +185,10 @@ impl Variant {
     pub fn default_start_fen(&self) -> String {
         match &self.start {
             Start::Fen(f) => f.clone(),
-            Start::Random(r) => super::setups::setup_fen(self, *r, super::setups::default_index(*r))
-                .unwrap_or_default(),
+            Start::Random(r) => {
+                super::setups::setup_fen(self, *r, super::setups::default_index(*r))
+                    .unwrap_or_default()
+            }
         }
     }
 }
