@@ -41,14 +41,28 @@ fn perft_last_line_is_nodes_searched() {
 
 #[test]
 fn perft_divide_and_threads() {
-    let o = lancer(&["perft", "--variant", "eightpiece", "--divide", "--threads", "2", "2"]);
+    let o = lancer(&[
+        "perft",
+        "--variant",
+        "eightpiece",
+        "--divide",
+        "--threads",
+        "2",
+        "2",
+    ]);
     assert!(o.status.success());
     let out = stdout(&o);
     let lines: Vec<&str> = out.lines().filter(|l| l.contains(": ")).collect();
     assert_eq!(lines.len(), 56, "55 root moves + total");
-    assert!(out.contains("b1h7nw: "), "lancer move with a new facing: {out}");
+    assert!(
+        out.contains("b1h7nw: "),
+        "lancer move with a new facing: {out}"
+    );
     assert!(out.contains("b1g6: "), "lancer move keeping its facing");
-    assert!(!out.contains("b1h7: "), "ne would face off the board from h7");
+    assert!(
+        !out.contains("b1h7: "),
+        "ne would face off the board from h7"
+    );
     let sum: u64 = lines[..55]
         .iter()
         .map(|l| l.rsplit(' ').next().unwrap().parse::<u64>().unwrap())
@@ -72,7 +86,10 @@ fn perft_with_fen_and_moves() {
         "2",
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
-    let n: u64 = last_line(&o).trim_start_matches("Nodes searched: ").parse().unwrap();
+    let n: u64 = last_line(&o)
+        .trim_start_matches("Nodes searched: ")
+        .parse()
+        .unwrap();
     assert!(n > 0);
     // SAN is accepted too.
     let o = lancer(&["perft", "--moves", "e4", "e5", "Nf3", "--", "1"]);
@@ -83,18 +100,43 @@ fn perft_with_fen_and_moves() {
 #[test]
 fn bad_input_fails_cleanly() {
     assert_clean_failure(
-        &lancer(&["perft", "--fen", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN w KQkq - 0 1", "1"]),
+        &lancer(&[
+            "perft",
+            "--fen",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN w KQkq - 0 1",
+            "1",
+        ]),
         "rank 1 has 7 files",
     );
     assert_clean_failure(
-        &lancer(&["perft", "--variant", "fullcavalry", "--fen", "4k3/8/8/8/8/8/8/L3K3 w - - 0 1", "1"]),
+        &lancer(&[
+            "perft",
+            "--variant",
+            "fullcavalry",
+            "--fen",
+            "4k3/8/8/8/8/8/8/L3K3 w - - 0 1",
+            "1",
+        ]),
         "lancer on a1 has no facing",
     );
     assert_clean_failure(&lancer(&["perft", "--moves", "e2e5", "1"]), "'e2e5'");
-    assert_clean_failure(&lancer(&["perft", "--variant", "nosuch", "1"]), "unknown variant 'nosuch'");
-    assert_clean_failure(&lancer(&["perft", "--fen", "\u{1F600}/8 w", "1"]), "bad EFEN");
     assert_clean_failure(
-        &lancer(&["perft", "--variant", "royalstandard", "--fen", "*sskss*/br1w1br/7/7/BR1W1BR/SSSKSS* w - - 0 1", "1"]),
+        &lancer(&["perft", "--variant", "nosuch", "1"]),
+        "unknown variant 'nosuch'",
+    );
+    assert_clean_failure(
+        &lancer(&["perft", "--fen", "\u{1F600}/8 w", "1"]),
+        "bad EFEN",
+    );
+    assert_clean_failure(
+        &lancer(&[
+            "perft",
+            "--variant",
+            "royalstandard",
+            "--fen",
+            "*sskss*/br1w1br/7/7/BR1W1BR/SSSKSS* w - - 0 1",
+            "1",
+        ]),
         "hole",
     );
 }
@@ -113,7 +155,14 @@ fn broken_variants_file_names_file_and_line() {
         "[minichess : chess]\nboard = 5x6\nstart = rnbqk/ppppp/5/5/PPPPP/RNBQK w - - 0 1\ncastling = none\n",
     )
     .unwrap();
-    let o = lancer(&["--variants", f.to_str().unwrap(), "perft", "--variant", "minichess", "2"]);
+    let o = lancer(&[
+        "--variants",
+        f.to_str().unwrap(),
+        "perft",
+        "--variant",
+        "minichess",
+        "2",
+    ]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(last_line(&o).starts_with("Nodes searched: "));
     std::fs::remove_dir_all(&dir).ok();
@@ -134,7 +183,13 @@ fn variants_and_setups() {
     ] {
         assert!(out.lines().any(|l| l.starts_with(v)), "{v} listed");
     }
-    let o = lancer(&["variants", "--setups", "eightpiecerandom", "--setup", "5147"]);
+    let o = lancer(&[
+        "variants",
+        "--setups",
+        "eightpiecerandom",
+        "--setup",
+        "5147",
+    ]);
     assert_eq!(
         stdout(&o).trim(),
         "5147 jl(s)sqkbnr/pppppppp/8/8/8/8/PPPPPPPP/JL(n)SQKBNR w HAha - 0 1"
@@ -144,5 +199,14 @@ fn variants_and_setups() {
     let a = lancer(&["variants", "--setups", "eightpiecerandom", "--seed", "7"]);
     let b = lancer(&["variants", "--setups", "eightpiecerandom", "--seed", "7"]);
     assert_eq!(stdout(&a), stdout(&b), "the seed decides the setup");
-    assert_clean_failure(&lancer(&["variants", "--setups", "eightpiecerandom", "--setup", "7680"]), "7680");
+    assert_clean_failure(
+        &lancer(&[
+            "variants",
+            "--setups",
+            "eightpiecerandom",
+            "--setup",
+            "7680",
+        ]),
+        "7680",
+    );
 }

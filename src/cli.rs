@@ -27,6 +27,40 @@ pub enum Command {
     Perft(PerftArgs),
     /// List the loaded variants, or the numbered setups of a random variant.
     Variants(VariantsArgs),
+    /// Search a fixed set of positions (every variant) to a fixed depth; prints nodes and nps.
+    Bench(BenchArgs),
+    /// Analyse a position: UCI-style info lines, the PV in SAN, the best move.
+    Analyse(AnalyseArgs),
+}
+
+/// `lancer bench`.
+#[derive(Args, Debug)]
+pub struct BenchArgs {
+    /// Search depth.
+    #[arg(default_value_t = 9)]
+    pub depth: i32,
+}
+
+/// `lancer analyse`.
+#[derive(Args, Debug)]
+pub struct AnalyseArgs {
+    #[command(flatten)]
+    pub pos: PositionArgs,
+    /// Search to this depth.
+    #[arg(long, conflicts_with = "movetime")]
+    pub depth: Option<i32>,
+    /// Search this long (milliseconds).
+    #[arg(long)]
+    pub movetime: Option<u64>,
+    /// Number of principal variations.
+    #[arg(long, default_value_t = 1)]
+    pub multipv: usize,
+    /// Search threads.
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
+    /// Transposition table size in MB.
+    #[arg(long, default_value_t = 64)]
+    pub hash: usize,
 }
 
 /// Where a command starts: variant, position, moves.
@@ -206,8 +240,108 @@ pub fn run(cli: Cli) -> Result<(), String> {
     match cli.command {
         Some(Command::Perft(a)) => run_perft(&vs, a),
         Some(Command::Variants(a)) => run_variants(&vs, a),
+        Some(Command::Bench(a)) => {
+            let (nodes, nps) = crate::bench::run(&vs, a.depth)?;
+            println!("{nodes} nodes");
+            println!("{nps} nps");
+            Ok(())
+        }
+        Some(Command::Analyse(a)) => run_analyse(&vs, a),
         None => Err("the UCI and XBoard protocols are not built yet; try 'lancer --help'".into()),
     }
+}
+
+fn run_analyse(vs: &Variants, a: AnalyseArgs) -> Result<(), String> {
+    use crate::rules::notation::san;
+    use crate::search::{search, uci_score, Limits, Shared};
+    let v = vs.get(&a.pos.variant).ok_or_else(|| {
+        format!(
+            "unknown variant '{}' (see 'lancer variants')",
+            a.pos.variant
+        )
+    })?;
+    let mut pos = match &a.pos.fen {
+        Some(f) => Position::from_efen(v, f).map_err(|e| format!("bad EFEN: {e}"))?,
+        None => start_position(v, a.pos.seed)?,
+    };
+    let mut keys = vec![pos.key()];
+    for tok in a.pos.moves.iter().flat_map(|m| m.split_whitespace()) {
+        let m = parse_any(&pos, tok).map_err(|e| e.to_string())?;
+        pos.do_move(m);
+        keys.push(pos.key());
+    }
+    println!("info string variant {} position {}", v.name, pos.efen());
+    if let Some(o) = pos.outcome() {
+        println!("info string game over: {} {}", o.score(), o.reason.text());
+        println!("bestmove (none)");
+        return Ok(());
+    }
+    let limits = Limits {
+        depth: a
+            .depth
+            .or(if a.movetime.is_none() { Some(12) } else { None }),
+        movetime: a.movetime,
+        multipv: a.multipv.max(1),
+        ..Default::default()
+    };
+    let shared = std::sync::Arc::new(Shared::new(a.hash.clamp(1, 65536)));
+    let root = pos;
+    let r = search(
+        &pos,
+        &keys,
+        &limits,
+        &shared,
+        a.threads.clamp(1, 256),
+        &mut |i| {
+            let mut p = root;
+            let mut pv_text = Vec::new();
+            let mut pv_san = Vec::new();
+            for &m in &i.pv {
+                pv_text.push(move_text(&p, m));
+                let s = san(&p, m);
+                pv_san.push(
+                    if p.side() == crate::rules::Color::White || pv_san.is_empty() {
+                        format!(
+                            "{}{} {s}",
+                            p.fullmove(),
+                            if p.side() == crate::rules::Color::White {
+                                "."
+                            } else {
+                                "..."
+                            }
+                        )
+                    } else {
+                        s
+                    },
+                );
+                p.do_move(m);
+            }
+            println!(
+            "info depth {} seldepth {} multipv {} score {} nodes {} nps {} hashfull {} time {} pv {}",
+            i.depth,
+            i.seldepth,
+            i.multipv,
+            uci_score(i.score),
+            i.nodes,
+            i.nps,
+            i.hashfull,
+            i.time_ms,
+            pv_text.join(" ")
+        );
+            println!("info string san {}", pv_san.join(" "));
+        },
+    );
+    match r.best {
+        Some(m) => {
+            let ponder = r
+                .ponder
+                .map(|p| format!(" ponder {}", move_text(&pos.after(m), p)))
+                .unwrap_or_default();
+            println!("bestmove {}{ponder}", move_text(&pos, m));
+        }
+        None => println!("bestmove (none)"),
+    }
+    Ok(())
 }
 
 /// Text of every legal move (used by tests and tools).

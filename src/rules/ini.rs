@@ -202,6 +202,7 @@ fn build_variant(
         insufficient_material: false,
         facing_ok: [0; 64],
         simple: false,
+        start_phase: 0,
     };
     if let Some(e) = keys.get("board") {
         let (w, h) = e
@@ -375,7 +376,11 @@ fn build_variant(
             super::setups::setup_fen(probe, *r, 0).map_err(|m| e.err(format!("start: {m}")))?
         }
     };
-    Position::from_efen(probe, &fen).map_err(|m| e.err(format!("start: {m}")))?;
+    let start = Position::from_efen(probe, &fen).map_err(|m| e.err(format!("start: {m}")))?;
+    v.start_phase = squares(start.occupied())
+        .map(|sq| phase_weight(start.piece_at(sq).kind()))
+        .sum::<i32>()
+        .max(1);
     Ok(v)
 }
 

@@ -97,6 +97,18 @@ pub struct Variant {
     pub facing_ok: [u8; 64],
     /// Only the chess family of movers and checkmate: the fast pin-based legality test applies.
     pub simple: bool,
+    /// Game-phase weight of the start position's pieces (for tapered evaluation).
+    pub start_phase: i32,
+}
+
+/// Game-phase weight of a piece kind: minor pieces 1, rook-like 2, queen 4.
+pub fn phase_weight(k: Kind) -> i32 {
+    match k {
+        Kind::Knight | Kind::Bishop | Kind::Sentry | Kind::ForwardBishop | Kind::Windmill => 1,
+        Kind::Rook | Kind::Lancer | Kind::Jailer => 2,
+        Kind::Queen => 4,
+        Kind::Pawn | Kind::King | Kind::Bearer => 0,
+    }
 }
 
 impl Variant {

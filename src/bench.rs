@@ -1,0 +1,73 @@
+//! `lancer bench`: a fixed set of positions from every variant searched to a fixed
+//! depth on one thread. The node total is a signature of the search's behaviour.
+
+use crate::rules::notation::parse_move;
+use crate::rules::{Position, Variants};
+use crate::search::{search, Limits, Shared};
+use std::sync::Arc;
+use std::time::Instant;
+
+/// (variant, EFEN or "start", moves played first).
+pub const BENCH: &[(&str, &str, &str)] = &[
+    ("chess", "start", ""),
+    (
+        "chess",
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "",
+    ),
+    (
+        "chess",
+        "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
+        "",
+    ),
+    ("chess", "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", ""),
+    (
+        "fischerandom",
+        "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
+        "",
+    ),
+    ("fullcavalry", "start", ""),
+    ("fullcavalry", "start", "e2e4 e7e5 g1f3 b8c6 f1c4 g8f6"),
+    ("eightpiece", "start", ""),
+    ("eightpiece", "start", "e2e4 e7e5 g1f3 g8f6 d2d4"),
+    ("eightpiecerandom", "start", "d2d4 d7d5"),
+    ("royalstandard", "start", ""),
+    ("royalstandard", "start", "d2c2 d5c5"),
+    ("lighthouse", "start", ""),
+    ("lighthouse", "start", "a2a4 b7b5 a4b5 a7a6"),
+];
+
+/// Runs the bench at `depth`; prints per-position lines to stderr and returns (nodes, nps).
+pub fn run(vs: &Variants, depth: i32) -> Result<(u64, u64), String> {
+    let shared = Arc::new(Shared::new(16));
+    let mut total = 0u64;
+    let t0 = Instant::now();
+    for (i, (name, efen, moves)) in BENCH.iter().enumerate() {
+        let v = vs
+            .get(name)
+            .ok_or_else(|| format!("bench needs variant {name}"))?;
+        let fen = if *efen == "start" {
+            v.default_start_fen()
+        } else {
+            efen.to_string()
+        };
+        let mut pos = Position::from_efen(v, &fen)?;
+        let mut keys = vec![pos.key()];
+        for t in moves.split_whitespace() {
+            let m = parse_move(&pos, t).map_err(|e| format!("bench position {}: {e}", i + 1))?;
+            pos.do_move(m);
+            keys.push(pos.key());
+        }
+        shared.tt.clear();
+        let limits = Limits {
+            depth: Some(depth),
+            multipv: 1,
+            ..Default::default()
+        };
+        let r = search(&pos, &keys, &limits, &shared, 1, &mut |_| {});
+        eprintln!("position {:>2} {:<17} nodes {}", i + 1, name, r.nodes);
+        total += r.nodes;
+    }
+    let secs = t0.elapsed().as_secs_f64();
+    Ok((total, (total as f64 / secs.max(1e-9)) as u64))
+}

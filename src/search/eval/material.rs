@@ -1,0 +1,94 @@
+//! Material: piece values, pieces in hand, held units, game phase.
+
+use super::Score;
+use crate::rules::bitboard::*;
+use crate::rules::variant::{phase_weight, Variant};
+use crate::rules::{Color, Kind, Position};
+
+/// Value of a piece of `k` on the board in this variant (middlegame, endgame).
+/// Chess values; the lancer 4.75, jailer ~3.75 and sentry ~2.35 pawns as their
+/// inventor gives them; Lighthouse values shrink the long-range pieces on its 4-file
+/// board; The Royal Standard's windmill is an estimate (a short-range piece tied
+/// to its bearers).
+pub fn value(v: &Variant, k: Kind) -> Score {
+    let small = v.width <= 5;
+    match k {
+        Kind::Pawn => Score::new(90, 120),
+        Kind::Knight => {
+            if small {
+                Score::new(280, 260)
+            } else {
+                Score::new(310, 300)
+            }
+        }
+        Kind::Bishop => Score::new(330, 340),
+        Kind::ForwardBishop => Score::new(330, 330),
+        Kind::Rook => {
+            if small {
+                Score::new(430, 470)
+            } else {
+                Score::new(480, 520)
+            }
+        }
+        Kind::Queen => {
+            if small {
+                Score::new(800, 850)
+            } else {
+                Score::new(920, 960)
+            }
+        }
+        Kind::Lancer => Score::new(460, 490),
+        Kind::Jailer => Score::new(370, 380),
+        Kind::Sentry => Score::new(235, 240),
+        Kind::Windmill => Score::new(260, 280),
+        Kind::King | Kind::Bearer => Score::new(0, 0),
+    }
+}
+
+/// Material of side `c`: pieces on the board (held ones lose most of their value),
+/// pieces in hand (worth more than on the board: they can go anywhere).
+pub fn side(pos: &Position, c: Color) -> Score {
+    let v = pos.variant();
+    let held = pos.held(c);
+    let mut s = Score::default();
+    for sq in squares(pos.pieces(c)) {
+        let k = pos.piece_at(sq).kind();
+        let val = value(v, k);
+        if held & bb(sq) != 0 {
+            // A held unit cannot move, capture or defend until its jailer leaves.
+            s += Score::new(val.mg * 2 / 5, val.eg * 2 / 5);
+            if k == Kind::King {
+                s -= Score::new(45, 25);
+            }
+        } else {
+            s += val;
+        }
+    }
+    if v.drops {
+        for k in crate::rules::piece::ALL_KINDS {
+            let n = pos.hand(c, k) as i32;
+            if n > 0 {
+                let val = value(v, k);
+                s += Score::new(val.mg * 6 / 5, val.eg * 11 / 10) * n;
+            }
+        }
+    }
+    s
+}
+
+/// Game phase 0 (endgame) ..= 256 (start material).
+pub fn phase(pos: &Position) -> i32 {
+    let v = pos.variant();
+    let mut p = 0;
+    for sq in squares(pos.occupied()) {
+        p += phase_weight(pos.piece_at(sq).kind());
+    }
+    if v.drops {
+        for c in [Color::White, Color::Black] {
+            for k in crate::rules::piece::ALL_KINDS {
+                p += phase_weight(k) * pos.hand(c, k) as i32;
+            }
+        }
+    }
+    (p.min(v.start_phase) * 256) / v.start_phase.max(1)
+}
