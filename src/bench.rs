@@ -59,6 +59,9 @@ pub fn run(vs: &Variants, depth: i32) -> Result<(u64, u64), String> {
             keys.push(pos.key());
         }
         shared.tt.clear();
+        shared
+            .stop
+            .store(false, std::sync::atomic::Ordering::SeqCst);
         let limits = Limits {
             depth: Some(depth),
             multipv: 1,

@@ -31,6 +31,8 @@ pub enum Command {
     Bench(BenchArgs),
     /// Analyse a position: UCI-style info lines, the PV in SAN, the best move.
     Analyse(AnalyseArgs),
+    /// Speak UCI on stdin/stdout (without a subcommand, the first line picks the protocol).
+    Uci,
 }
 
 /// `lancer bench`.
@@ -247,7 +249,14 @@ pub fn run(cli: Cli) -> Result<(), String> {
             Ok(())
         }
         Some(Command::Analyse(a)) => run_analyse(&vs, a),
-        None => Err("the UCI and XBoard protocols are not built yet; try 'lancer --help'".into()),
+        Some(Command::Uci) => {
+            crate::protocol::uci::run(None, vs);
+            Ok(())
+        }
+        None => {
+            crate::protocol::run_auto(vs);
+            Ok(())
+        }
     }
 }
 

@@ -3,5 +3,7 @@
 
 pub mod bench;
 pub mod cli;
+pub mod engine;
+pub mod protocol;
 pub mod rules;
 pub mod search;

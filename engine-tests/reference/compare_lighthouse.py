@@ -353,6 +353,21 @@ SCENARIOS = [
 ]
 
 
+# Hand-made lines (FEN + moves) compared as they are: en passant edge cases.
+SCENARIO_LINES = [
+    # e.p. would expose the king along rank 5 (both pawns leave the rank): illegal
+    ("2k1/2p1/4/KP1r/4/4/4/4[] b - - 0 30", ["c7c5"]),
+    # the same with a pawn that was dropped on c7 first
+    ("2k1/4/4/KP1r/4/4/4/R3[p] b - - 0 30", ["P@c7", "a1a2", "c7c5"]),
+    # the double step gives check; e.p. captures the checker
+    ("2k1/2p1/4/1P2/3K/4/4/4[] b - - 0 30", ["c7c5"]),
+    # White drops on a2, double-steps beside a black pawn, Black may take e.p.
+    ("2k1/4/4/4/1p2/4/4/2K1[P] w - - 0 1", ["P@a2", "c8d8", "a2a4"]),
+    # pawn on the 7th, own queen captured: may promote again
+    ("2k1/P3/4/4/4/4/3K/q2Q~[] b - - 0 30", ["a1d1", "d2d1"]),
+]
+
+
 def gather(n, seed, depth, depth4_limit):
     rng = random.Random(seed)
     pool = []
@@ -382,6 +397,9 @@ def gather(n, seed, depth, depth4_limit):
         i += 1
     tasks = [{"efen": START, "moves": [], "depth": depth + 1, "depth4_limit": 0,
               "tags": ["start"]}]
+    for fen, moves in SCENARIO_LINES:
+        tasks.append({"efen": fen, "moves": moves, "depth": depth,
+                      "depth4_limit": depth4_limit, "tags": ["scenario_line"]})
     for s in SCENARIOS:
         tasks.append({"efen": s, "moves": [], "depth": depth, "depth4_limit": depth4_limit,
                       "tags": ["scenario"]})

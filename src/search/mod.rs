@@ -730,7 +730,8 @@ impl<'a> Worker<'a> {
 }
 
 /// Runs a search on `pos` (with `history`: keys of earlier positions of the game, the
-/// current one last) and reports each completed iteration through `on_info`.
+/// current one last) and reports each completed iteration through `on_info`. The caller
+/// clears `shared.stop` first; setting it ends the search.
 pub fn search(
     pos: &Position,
     history: &[u64],
@@ -740,7 +741,8 @@ pub fn search(
     on_info: &mut dyn FnMut(&Info),
 ) -> SearchResult {
     let start = Instant::now();
-    shared.stop.store(false, Ordering::Relaxed);
+    // `stop` is cleared by the caller before the search thread starts, so a `stop`
+    // that arrives before this line still counts.
     shared.nodes.store(0, Ordering::Relaxed);
     shared.tt.new_search();
     let (soft, hard) = time::budget(limits, pos.side(), pos.variant());

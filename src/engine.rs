@@ -1,0 +1,206 @@
+//! The facade both protocols call: variants, the game, options, and the search
+//! running on its own thread so `stop`, `isready` and `?` are answered at once.
+
+use crate::rules::notation::parse_move;
+use crate::rules::variant::Variant;
+use crate::rules::{Game, Position, Variants};
+use crate::search::{search, Info, Limits, SearchResult, Shared};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::thread::JoinHandle;
+
+/// Default transposition table size (MB).
+pub const DEFAULT_HASH: usize = 64;
+/// Largest accepted table size (MB).
+pub const MAX_HASH: usize = 65536;
+/// Most search threads.
+pub const MAX_THREADS: usize = 256;
+
+/// Engine state shared by UCI and XBoard.
+pub struct Engine {
+    pub variants: Variants,
+    /// The variant chosen by the GUI.
+    pub variant: &'static Variant,
+    pub game: Game,
+    pub shared: Arc<Shared>,
+    pub hash_mb: usize,
+    pub threads: usize,
+    pub multipv: usize,
+    pub move_overhead: u64,
+    pub ponder: bool,
+    /// Chess played with Chess960 castling notation (UCI_Chess960).
+    pub chess960: bool,
+    stop_requested: Arc<AtomicBool>,
+    worker: Option<JoinHandle<()>>,
+}
+
+impl Default for Engine {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Engine {
+    /// An engine with the built-in variants, playing chess from the start.
+    pub fn new() -> Engine {
+        Engine::with_variants(Variants::builtin())
+    }
+
+    /// An engine with the given variants, playing chess from the start.
+    pub fn with_variants(variants: Variants) -> Engine {
+        let variant = variants.get("chess").expect("chess is built in");
+        let start =
+            Position::from_efen(variant, &variant.default_start_fen()).expect("start position");
+        Engine {
+            variants,
+            variant,
+            game: Game::new(start),
+            shared: Arc::new(Shared::new(DEFAULT_HASH)),
+            hash_mb: DEFAULT_HASH,
+            threads: 1,
+            multipv: 1,
+            move_overhead: 10,
+            ponder: false,
+            chess960: false,
+            stop_requested: Arc::new(AtomicBool::new(false)),
+            worker: None,
+        }
+    }
+
+    /// The variant positions are built with (chess becomes fischerandom under UCI_Chess960).
+    pub fn effective_variant(&self) -> &'static Variant {
+        if self.chess960 && self.variant.name == "chess" {
+            self.variants.get("fischerandom").unwrap_or(self.variant)
+        } else {
+            self.variant
+        }
+    }
+
+    /// The start position of the current variant.
+    pub fn start_position(&self) -> Position {
+        let v = self.effective_variant();
+        Position::from_efen(v, &v.default_start_fen()).unwrap_or_else(|_| *self.game.start())
+    }
+
+    /// Switches variant (the game restarts from its start position).
+    pub fn set_variant(&mut self, name: &str) -> Result<(), String> {
+        let v = self
+            .variants
+            .get(name)
+            .ok_or_else(|| format!("unknown variant '{name}'"))?;
+        self.stop();
+        self.variant = v;
+        self.game = Game::new(self.start_position());
+        Ok(())
+    }
+
+    /// Loads a user variants file merged over the built-in one; on error nothing changes.
+    pub fn load_variant_file(&mut self, path: &str) -> Result<(), String> {
+        let vs = Variants::with_user_file(path).map_err(|e| e.to_string())?;
+        let name = self.variant.name.clone();
+        self.variants = vs;
+        self.variant = self
+            .variants
+            .get(&name)
+            .or_else(|| self.variants.get("chess"))
+            .expect("chess is built in");
+        self.game = Game::new(self.start_position());
+        Ok(())
+    }
+
+    /// Sets the position from an EFEN (or the start) and moves; on error nothing changes.
+    pub fn set_position(&mut self, efen: Option<&str>, moves: &[&str]) -> Result<(), String> {
+        let v = self.effective_variant();
+        let start = match efen {
+            Some(f) => Position::from_efen(v, f).map_err(|e| format!("bad EFEN: {e}"))?,
+            None => self.start_position(),
+        };
+        let mut g = Game::new(start);
+        for (i, t) in moves.iter().enumerate() {
+            let m =
+                parse_move(g.position(), t).map_err(|e| format!("move {} ('{t}'): {e}", i + 1))?;
+            g.play(m);
+        }
+        self.game = g;
+        Ok(())
+    }
+
+    /// Resizes the transposition table.
+    pub fn set_hash(&mut self, mb: usize) {
+        self.stop();
+        self.hash_mb = mb.clamp(1, MAX_HASH);
+        self.shared = Arc::new(Shared::new(self.hash_mb));
+    }
+
+    /// Clears the transposition table.
+    pub fn clear_hash(&mut self) {
+        self.stop();
+        self.shared.tt.clear();
+    }
+
+    /// Whether a search is running.
+    pub fn searching(&self) -> bool {
+        self.worker.as_ref().is_some_and(|w| !w.is_finished())
+    }
+
+    /// Starts a search on its own thread. `on_info` gets each iteration, `on_done` the
+    /// result once the search ends (for `infinite`/`ponder`, not before `stop`/`ponderhit`).
+    pub fn go(
+        &mut self,
+        mut limits: Limits,
+        mut on_info: Box<dyn FnMut(&Position, &Info) + Send>,
+        on_done: Box<dyn FnOnce(&Position, SearchResult) + Send>,
+    ) {
+        self.stop();
+        limits.move_overhead = self.move_overhead;
+        if limits.multipv == 0 {
+            limits.multipv = self.multipv;
+        }
+        let pos = *self.game.position();
+        let keys = self.game.keys().to_vec();
+        let shared = Arc::clone(&self.shared);
+        let threads = self.threads;
+        let stop_req = Arc::clone(&self.stop_requested);
+        stop_req.store(false, Ordering::SeqCst);
+        shared.stop.store(false, Ordering::SeqCst);
+        shared.pondering.store(limits.ponder, Ordering::SeqCst);
+        let handle = std::thread::Builder::new()
+            .name("search".into())
+            .stack_size(64 << 20)
+            .spawn(move || {
+                let r = search(&pos, &keys, &limits, &shared, threads, &mut |i| {
+                    on_info(&pos, i)
+                });
+                // UCI: in infinite or ponder mode the answer waits for stop / ponderhit.
+                while !stop_req.load(Ordering::SeqCst)
+                    && (limits.infinite || shared.pondering.load(Ordering::SeqCst))
+                {
+                    std::thread::sleep(std::time::Duration::from_millis(1));
+                }
+                on_done(&pos, r);
+            })
+            .expect("spawn search thread");
+        self.worker = Some(handle);
+    }
+
+    /// Stops the search (if any) and waits for it to report.
+    pub fn stop(&mut self) {
+        self.stop_requested.store(true, Ordering::SeqCst);
+        self.shared.stop.store(true, Ordering::SeqCst);
+        self.shared.pondering.store(false, Ordering::SeqCst);
+        if let Some(w) = self.worker.take() {
+            let _ = w.join();
+        }
+    }
+
+    /// Asks the search to stop without waiting.
+    pub fn request_stop(&self) {
+        self.stop_requested.store(true, Ordering::SeqCst);
+        self.shared.stop.store(true, Ordering::SeqCst);
+    }
+
+    /// The opponent played the expected move: the ponder search goes on as a real one.
+    pub fn ponderhit(&self) {
+        self.shared.pondering.store(false, Ordering::SeqCst);
+    }
+}

@@ -1,0 +1,33 @@
+//! Protocol adapters: the only place that reads stdin.
+
+pub mod board;
+pub mod uci;
+
+use std::io::BufRead;
+
+/// `lancer` with no arguments: the first line picks the protocol.
+pub fn run_auto(variants: crate::rules::Variants) {
+    let stdin = std::io::stdin();
+    let mut first = String::new();
+    loop {
+        first.clear();
+        match stdin.lock().read_line(&mut first) {
+            Ok(0) | Err(_) => return,
+            Ok(_) => {}
+        }
+        match first.trim() {
+            "" => continue,
+            "uci" => return uci::run(Some(first.trim().to_string()), variants),
+            "xboard" => {
+                println!("Error (xboard): the XBoard protocol is not available in this build");
+                return;
+            }
+            other => {
+                println!(
+                    "info string error: expected 'uci' or 'xboard', got '{}'",
+                    other.chars().take(80).collect::<String>()
+                );
+            }
+        }
+    }
+}

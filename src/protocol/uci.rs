@@ -1,0 +1,493 @@
+//! UCI (PROTOCOLS.md, "UCI"). vampirc-uci parses the simple commands and writes the
+//! handshake, options and numeric info fields; `position`, `go` and everything with
+//! variant move text are parsed by hand (vampirc mis-parses drops, facings and
+//! `go perft`, and panics on some inputs).
+
+use super::board::diagram;
+use crate::engine::{Engine, MAX_HASH, MAX_THREADS};
+use crate::rules::notation::{move_text, parse_move};
+use crate::rules::perft;
+use crate::rules::Position;
+use crate::search::eval::breakdown;
+use crate::search::{uci_score, Info, Limits, SearchResult, MATE, MATE_BOUND};
+use std::io::{BufRead, Write};
+use vampirc_uci::{MessageList, Serializable, UciInfoAttribute, UciMessage, UciOptionConfig};
+
+/// Prints one protocol line (stdout carries protocol lines only).
+fn out(line: &str) {
+    let stdout = std::io::stdout();
+    let mut lock = stdout.lock();
+    let _ = writeln!(lock, "{line}");
+    let _ = lock.flush();
+}
+
+fn error(msg: &str) {
+    out(&format!("info string error: {msg}"));
+}
+
+/// Parses a simple command with vampirc-uci, guarding against its panics.
+fn vampirc_parse(line: &str) -> Option<UciMessage> {
+    let l = line.to_string();
+    let r =
+        std::panic::catch_unwind(move || -> MessageList { vampirc_uci::parse_with_unknown(&l) });
+    r.ok().and_then(|mut v| v.pop())
+}
+
+fn options(engine: &Engine) -> Vec<UciOptionConfig> {
+    vec![
+        UciOptionConfig::Combo {
+            name: "UCI_Variant".into(),
+            default: Some("chess".into()),
+            var: engine
+                .variants
+                .all()
+                .iter()
+                .map(|v| v.name.clone())
+                .collect(),
+        },
+        UciOptionConfig::Check {
+            name: "UCI_Chess960".into(),
+            default: Some(false),
+        },
+        UciOptionConfig::String {
+            name: "VariantPath".into(),
+            default: Some("<empty>".into()),
+        },
+        UciOptionConfig::Spin {
+            name: "Hash".into(),
+            default: Some(crate::engine::DEFAULT_HASH as i64),
+            min: Some(1),
+            max: Some(MAX_HASH as i64),
+        },
+        UciOptionConfig::Button {
+            name: "Clear Hash".into(),
+        },
+        UciOptionConfig::Spin {
+            name: "Threads".into(),
+            default: Some(1),
+            min: Some(1),
+            max: Some(MAX_THREADS as i64),
+        },
+        UciOptionConfig::Spin {
+            name: "MultiPV".into(),
+            default: Some(1),
+            min: Some(1),
+            max: Some(500),
+        },
+        UciOptionConfig::Spin {
+            name: "Move Overhead".into(),
+            default: Some(10),
+            min: Some(0),
+            max: Some(5000),
+        },
+        UciOptionConfig::Check {
+            name: "Ponder".into(),
+            default: Some(false),
+        },
+    ]
+}
+
+fn announce_variant(engine: &Engine) {
+    let v = engine.effective_variant();
+    out(&format!(
+        "info string variant {} files {} ranks {} startpos {}",
+        engine.variant.name,
+        v.width,
+        v.height,
+        engine.start_position().efen()
+    ));
+}
+
+fn parse_bool(v: &str) -> Option<bool> {
+    match v.to_ascii_lowercase().as_str() {
+        "true" | "on" | "1" => Some(true),
+        "false" | "off" | "0" => Some(false),
+        _ => None,
+    }
+}
+
+fn set_option(engine: &mut Engine, name: &str, value: Option<&str>) {
+    let num = |lo: i64, hi: i64| -> Result<i64, String> {
+        let v = value.ok_or_else(|| format!("option '{name}' needs a value"))?;
+        let n: i64 = v
+            .trim()
+            .parse()
+            .map_err(|_| format!("option '{name}': '{v}' is not a number"))?;
+        Ok(n.clamp(lo, hi))
+    };
+    let r: Result<(), String> = match name.to_ascii_lowercase().as_str() {
+        "uci_variant" => match value {
+            Some(v) => engine
+                .set_variant(v.trim())
+                .map(|_| announce_variant(engine)),
+            None => Err("UCI_Variant needs a value".into()),
+        },
+        "uci_chess960" => match value.and_then(parse_bool) {
+            Some(b) => {
+                engine.stop();
+                engine.chess960 = b;
+                engine.game = crate::rules::Game::new(engine.start_position());
+                Ok(())
+            }
+            None => Err("UCI_Chess960 needs true or false".into()),
+        },
+        "variantpath" => match value.map(str::trim) {
+            None | Some("") | Some("<empty>") => Ok(()),
+            Some(p) => engine
+                .load_variant_file(p)
+                .map(|_| announce_variant(engine)),
+        },
+        "hash" => num(1, MAX_HASH as i64).map(|n| engine.set_hash(n as usize)),
+        "clear hash" => {
+            engine.clear_hash();
+            Ok(())
+        }
+        "threads" => num(1, MAX_THREADS as i64).map(|n| engine.threads = n as usize),
+        "multipv" => num(1, 500).map(|n| engine.multipv = n as usize),
+        "move overhead" => num(0, 5000).map(|n| engine.move_overhead = n as u64),
+        "ponder" => match value.and_then(parse_bool) {
+            Some(b) => {
+                engine.ponder = b;
+                Ok(())
+            }
+            None => Err("Ponder needs true or false".into()),
+        },
+        _ => Err(format!("unknown option '{name}'")),
+    };
+    if let Err(e) = r {
+        error(&e);
+    }
+}
+
+/// Hand parser for `setoption name <N...> [value <V...>]`.
+fn parse_setoption(line: &str) -> Option<(String, Option<String>)> {
+    let rest = line.strip_prefix("setoption")?.trim_start();
+    let rest = rest.strip_prefix("name")?.trim_start();
+    match rest.find(" value") {
+        Some(i) => Some((
+            rest[..i].trim().to_string(),
+            Some(rest[i + 6..].trim().to_string()),
+        )),
+        None => Some((rest.trim().to_string(), None)),
+    }
+}
+
+fn cmd_position(engine: &mut Engine, args: &str) {
+    let mut toks = args.split_whitespace().peekable();
+    let fen = match toks.next() {
+        Some("startpos") => None,
+        Some("fen") => {
+            let mut f = Vec::new();
+            while let Some(&t) = toks.peek() {
+                if t == "moves" {
+                    break;
+                }
+                f.push(t);
+                toks.next();
+            }
+            if f.is_empty() {
+                return error("position fen: missing EFEN");
+            }
+            Some(f.join(" "))
+        }
+        Some(other) => {
+            return error(&format!(
+                "position: expected startpos or fen, got '{other}'"
+            ))
+        }
+        None => return error("position: expected startpos or fen"),
+    };
+    let moves: Vec<&str> = match toks.next() {
+        None => Vec::new(),
+        Some("moves") => toks.collect(),
+        Some(other) => return error(&format!("position: expected 'moves', got '{other}'")),
+    };
+    if let Err(e) = engine.set_position(fen.as_deref(), &moves) {
+        error(&format!("position: {e}"));
+    }
+}
+
+fn info_line(pos: &Position, i: &Info) -> String {
+    let (cp, mate) = if i.score.abs() >= MATE_BOUND {
+        let m = if i.score > 0 {
+            (MATE - i.score + 1) / 2
+        } else {
+            -(MATE + i.score) / 2
+        };
+        (None, Some(m.clamp(-127, 127) as i8))
+    } else {
+        (Some(i.score), None)
+    };
+    let msg = UciMessage::Info(vec![
+        UciInfoAttribute::Depth(i.depth.clamp(0, 255) as u8),
+        UciInfoAttribute::SelDepth(i.seldepth.clamp(0, 255) as u8),
+        UciInfoAttribute::MultiPv(i.multipv.min(u16::MAX as usize) as u16),
+        UciInfoAttribute::Score {
+            cp,
+            mate,
+            lower_bound: None,
+            upper_bound: None,
+        },
+        UciInfoAttribute::Nodes(i.nodes),
+        UciInfoAttribute::Nps(i.nps),
+        UciInfoAttribute::HashFull(i.hashfull.min(1000) as u16),
+        UciInfoAttribute::Time(vampirc_uci::Duration::milliseconds(i.time_ms as i64)),
+    ]);
+    let mut p = *pos;
+    let mut pv = Vec::new();
+    for &m in &i.pv {
+        pv.push(move_text(&p, m));
+        p.do_move(m);
+    }
+    format!("{} pv {}", msg.serialize(), pv.join(" "))
+}
+
+fn bestmove_line(pos: &Position, r: &SearchResult) -> String {
+    match r.best {
+        Some(m) => {
+            let mut s = format!("bestmove {}", move_text(pos, m));
+            if let Some(p) = r.ponder {
+                s.push_str(&format!(" ponder {}", move_text(&pos.after(m), p)));
+            }
+            s
+        }
+        None => "bestmove (none)".into(),
+    }
+}
+
+fn parse_num<T: std::str::FromStr>(kw: &str, t: Option<&str>) -> Result<T, String> {
+    let t = t.ok_or_else(|| format!("go {kw}: missing number"))?;
+    // Absurdly large numbers saturate instead of failing.
+    t.parse::<T>()
+        .or_else(|_| {
+            if t.chars().all(|c| c.is_ascii_digit()) && !t.is_empty() {
+                "18446744073709551615"
+                    .parse::<T>()
+                    .or_else(|_| "2147483647".parse::<T>())
+                    .map_err(|_| ())
+            } else {
+                Err(())
+            }
+        })
+        .map_err(|_| format!("go {kw}: '{t}' is not a number"))
+}
+
+fn cmd_go(engine: &mut Engine, args: &str) {
+    let toks: Vec<&str> = args.split_whitespace().collect();
+    let mut l = Limits::default();
+    let mut i = 0;
+    let mut perft_depth = None;
+    let pos = *engine.game.position();
+    const KEYWORDS: [&str; 13] = [
+        "depth",
+        "nodes",
+        "movetime",
+        "wtime",
+        "btime",
+        "winc",
+        "binc",
+        "movestogo",
+        "infinite",
+        "ponder",
+        "mate",
+        "searchmoves",
+        "perft",
+    ];
+    let r: Result<(), String> = (|| {
+        while i < toks.len() {
+            let kw = toks[i];
+            i += 1;
+            let next = toks.get(i).copied();
+            match kw {
+                "depth" => {
+                    l.depth = Some(parse_num::<u64>(kw, next)?.min(1000) as i32);
+                    i += 1;
+                }
+                "nodes" => {
+                    l.nodes = Some(parse_num::<u64>(kw, next)?.max(1));
+                    i += 1;
+                }
+                "movetime" => {
+                    l.movetime = Some(parse_num::<u64>(kw, next)?);
+                    i += 1;
+                }
+                "wtime" | "btime" => {
+                    let t: i64 = parse_num::<i64>(kw, next)?;
+                    l.time[usize::from(kw == "btime")] = Some(t.max(1) as u64);
+                    i += 1;
+                }
+                "winc" | "binc" => {
+                    let t: i64 = parse_num::<i64>(kw, next)?;
+                    l.inc[usize::from(kw == "binc")] = t.max(0) as u64;
+                    i += 1;
+                }
+                "movestogo" => {
+                    l.movestogo = Some(parse_num::<u64>(kw, next)?.clamp(1, 1000) as u32);
+                    i += 1;
+                }
+                "mate" => {
+                    l.mate = Some(parse_num::<u64>(kw, next)?.clamp(1, 100) as u32);
+                    i += 1;
+                }
+                "infinite" => l.infinite = true,
+                "ponder" => l.ponder = true,
+                "perft" => {
+                    perft_depth = Some(parse_num::<u64>(kw, next)?.min(64) as u32);
+                    i += 1;
+                }
+                "searchmoves" => {
+                    while i < toks.len() && !KEYWORDS.contains(&toks[i]) {
+                        let m = parse_move(&pos, toks[i])
+                            .map_err(|e| format!("go searchmoves: {e}"))?;
+                        l.searchmoves.push(m);
+                        i += 1;
+                    }
+                }
+                other => return Err(format!("go: unknown parameter '{other}'")),
+            }
+        }
+        Ok(())
+    })();
+    if let Err(e) = r {
+        return error(&e);
+    }
+    if let Some(d) = perft_depth {
+        engine.stop();
+        let lines = perft::divide(&pos, d.max(1));
+        let mut total = 0;
+        for (m, n) in &lines {
+            out(&format!("{m}: {n}"));
+            total += n;
+        }
+        out("");
+        out(&format!(
+            "Nodes searched: {}",
+            if d == 0 { 1 } else { total }
+        ));
+        return;
+    }
+    if l.mate.is_some() && l.depth.is_none() {
+        l.depth = Some(2 * l.mate.unwrap_or(1) as i32 + 2);
+    }
+    l.multipv = engine.multipv;
+    engine.go(
+        l,
+        Box::new(|pos, i| out(&info_line(pos, i))),
+        Box::new(|pos, r| out(&bestmove_line(pos, &r))),
+    );
+}
+
+fn cmd_eval(engine: &Engine) {
+    let pos = engine.game.position();
+    let b = breakdown(pos);
+    for (name, s) in [
+        ("material", b.material),
+        ("squares", b.pst),
+        ("activity", b.activity),
+        ("pawns", b.pawns),
+    ] {
+        out(&format!(
+            "info string eval {name:<9} mg {:>6} eg {:>6}",
+            s.mg, s.eg
+        ));
+    }
+    out(&format!(
+        "info string eval phase {} / 256, total {} (side to move)",
+        b.phase,
+        uci_score(crate::search::eval::evaluate(pos))
+    ));
+}
+
+/// Handles one line; false on `quit`.
+pub fn handle(engine: &mut Engine, raw: &str) -> bool {
+    let line = raw.trim();
+    if line.is_empty() {
+        return true;
+    }
+    let (cmd, rest) = match line.split_once(char::is_whitespace) {
+        Some((c, r)) => (c, r.trim()),
+        None => (line, ""),
+    };
+    match cmd {
+        "uci" => {
+            out(&UciMessage::id_name(&format!("lancer {}", env!("CARGO_PKG_VERSION"))).serialize());
+            out(&UciMessage::id_author("the lancer developers").serialize());
+            for o in options(engine) {
+                out(&UciMessage::Option(o).serialize());
+            }
+            out(&UciMessage::UciOk.serialize());
+        }
+        "isready" => out(&UciMessage::ReadyOk.serialize()),
+        "setoption" => match parse_setoption(line) {
+            Some((name, value)) => {
+                // vampirc-uci must agree on the simple form; our own split handles spaces in values.
+                let _ = vampirc_parse(line);
+                set_option(engine, &name, value.as_deref());
+            }
+            None => error("setoption: expected 'setoption name <name> [value <value>]'"),
+        },
+        "ucinewgame" => {
+            engine.clear_hash();
+            engine.game = crate::rules::Game::new(engine.start_position());
+        }
+        "position" => {
+            engine.stop();
+            cmd_position(engine, rest);
+        }
+        "go" => cmd_go(engine, rest),
+        "stop" => {
+            if matches!(vampirc_parse(line), Some(UciMessage::Stop)) || line == "stop" {
+                engine.stop();
+            }
+        }
+        "ponderhit" => engine.ponderhit(),
+        "quit" => {
+            engine.stop();
+            return false;
+        }
+        "debug" | "register" => {}
+        "d" => out(&diagram(engine.game.position())),
+        "eval" => cmd_eval(engine),
+        "bench" => {
+            engine.stop();
+            let depth = rest.parse::<i32>().unwrap_or(9).clamp(1, 30);
+            match crate::bench::run(&engine.variants, depth) {
+                Ok((n, nps)) => {
+                    out(&format!("{n} nodes"));
+                    out(&format!("{nps} nps"));
+                }
+                Err(e) => error(&e),
+            }
+        }
+        _ => error(&format!(
+            "unknown command '{}'",
+            line.chars().take(60).collect::<String>()
+        )),
+    }
+    true
+}
+
+/// The UCI loop (`first` is the line that selected UCI, if already read).
+pub fn run(first: Option<String>, variants: crate::rules::Variants) {
+    let mut engine = Engine::with_variants(variants);
+    if let Some(f) = first {
+        if !handle(&mut engine, &f) {
+            return;
+        }
+    }
+    let stdin = std::io::stdin();
+    let mut buf = Vec::new();
+    loop {
+        buf.clear();
+        match stdin.lock().read_until(b'\n', &mut buf) {
+            Ok(0) | Err(_) => break,
+            Ok(_) => {}
+        }
+        // Garbage bytes are replaced, never fatal.
+        let line = String::from_utf8_lossy(&buf).to_string();
+        if !handle(&mut engine, &line) {
+            return;
+        }
+    }
+    engine.stop();
+}
