@@ -16,6 +16,11 @@ pub const MAX_HASH: usize = 65536;
 /// Most search threads.
 pub const MAX_THREADS: usize = 256;
 
+/// Receives each search iteration's report (with the root position).
+pub type InfoSink = Box<dyn FnMut(&Position, &Info) + Send>;
+/// Receives the final result (with the root position).
+pub type DoneSink = Box<dyn FnOnce(&Position, SearchResult) + Send>;
+
 /// Engine state shared by UCI and XBoard.
 pub struct Engine {
     pub variants: Variants,
@@ -148,8 +153,8 @@ impl Engine {
     pub fn go(
         &mut self,
         mut limits: Limits,
-        mut on_info: Box<dyn FnMut(&Position, &Info) + Send>,
-        on_done: Box<dyn FnOnce(&Position, SearchResult) + Send>,
+        mut on_info: InfoSink,
+        on_done: DoneSink,
     ) {
         self.stop();
         limits.move_overhead = self.move_overhead;
