@@ -150,12 +150,7 @@ impl Engine {
 
     /// Starts a search on its own thread. `on_info` gets each iteration, `on_done` the
     /// result once the search ends (for `infinite`/`ponder`, not before `stop`/`ponderhit`).
-    pub fn go(
-        &mut self,
-        mut limits: Limits,
-        mut on_info: InfoSink,
-        on_done: DoneSink,
-    ) {
+    pub fn go(&mut self, mut limits: Limits, mut on_info: InfoSink, on_done: DoneSink) {
         self.stop();
         limits.move_overhead = self.move_overhead;
         if limits.multipv == 0 {

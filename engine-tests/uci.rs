@@ -1,0 +1,105 @@
+//! UCI tests against the built binary: transcripts in `engine-tests/protocol/uci/`,
+//! plus games of a few plies in every variant and raw-byte abuse.
+
+mod protocol;
+use protocol::*;
+use regex::Regex;
+use std::time::Duration;
+
+#[test]
+fn uci_transcripts() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("engine-tests/protocol/uci");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "txt"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 5);
+    let mut errs = Vec::new();
+    let mut checks = 0;
+    for f in &files {
+        // Half the transcripts start with `lancer uci`, half with auto-detection.
+        let args: &[&str] = if f.to_string_lossy().contains("auto") {
+            &[]
+        } else {
+            &["uci"]
+        };
+        match run_transcript(f, args) {
+            Ok(n) => checks += n,
+            Err(e) => errs.push(e),
+        }
+    }
+    eprintln!("{} transcripts, {checks} expectations", files.len());
+    assert!(errs.is_empty(), "{}", errs.join("\n"));
+}
+
+/// For every variant: `position startpos moves ...` + `go depth 4`, six plies in a row,
+/// each best move accepted by the next `position`.
+#[test]
+fn six_plies_in_every_variant() {
+    let mut s = Session::start(&["uci"]);
+    let best = Regex::new(r"^bestmove (\S+)").unwrap();
+    let err = Regex::new(r"^info string error").unwrap();
+    s.send("uci");
+    s.expect(&Regex::new("^uciok$").unwrap(), Duration::from_secs(10))
+        .unwrap();
+    for v in [
+        "chess",
+        "fischerandom",
+        "fullcavalry",
+        "eightpiece",
+        "eightpiecerandom",
+        "royalstandard",
+        "lighthouse",
+    ] {
+        s.send(&format!("setoption name UCI_Variant value {v}"));
+        s.send("ucinewgame");
+        let mut moves: Vec<String> = Vec::new();
+        for ply in 0..6 {
+            let cmd = if moves.is_empty() {
+                "position startpos".to_string()
+            } else {
+                format!("position startpos moves {}", moves.join(" "))
+            };
+            s.send(&cmd);
+            s.send("go depth 4");
+            let line = s.expect(&best, Duration::from_secs(60)).unwrap();
+            let m = best.captures(&line).unwrap()[1].to_string();
+            assert_ne!(m, "(none)", "{v} ply {ply}: no move in {cmd}");
+            moves.push(m);
+        }
+        s.send(&format!("position startpos moves {}", moves.join(" ")));
+        s.send("isready");
+        s.expect(&Regex::new("^readyok$").unwrap(), Duration::from_secs(10))
+            .unwrap();
+        eprintln!("{v}: {}", moves.join(" "));
+    }
+    s.send("quit");
+    let (_, seen) = s.finish().unwrap();
+    for l in &seen {
+        assert!(!err.is_match(l), "engine rejected something: {l}");
+    }
+}
+
+#[test]
+fn garbage_bytes_do_not_hurt() {
+    let mut s = Session::start(&["uci"]);
+    s.send_bytes(b"\xff\xfe\x00garbage\x07\n");
+    s.send_bytes(b"position \xc3\x28 moves\n");
+    s.send_bytes(b"go \xff depth 2\n");
+    s.send_bytes(&[b'x'; 100_000]);
+    s.send_bytes(b"\nsetoption name Hash value 99999999999999999999999999\n");
+    s.send("isready");
+    s.expect(&Regex::new("^readyok$").unwrap(), Duration::from_secs(20))
+        .unwrap();
+    s.send("position startpos moves e2e4");
+    s.send("go depth 3");
+    s.expect(
+        &Regex::new("^bestmove [a-h][1-8][a-h][1-8]").unwrap(),
+        Duration::from_secs(20),
+    )
+    .unwrap();
+    s.send("quit");
+    s.finish().unwrap();
+}
