@@ -41,6 +41,7 @@ fn six_plies_in_every_variant() {
     let mut s = Session::start(&["uci"]);
     let best = Regex::new(r"^bestmove (\S+)").unwrap();
     let err = Regex::new(r"^info string error").unwrap();
+    let readyok = Regex::new("^readyok$").unwrap();
     s.send("uci");
     s.expect(&Regex::new("^uciok$").unwrap(), Duration::from_secs(10))
         .unwrap();
@@ -71,8 +72,7 @@ fn six_plies_in_every_variant() {
         }
         s.send(&format!("position startpos moves {}", moves.join(" ")));
         s.send("isready");
-        s.expect(&Regex::new("^readyok$").unwrap(), Duration::from_secs(10))
-            .unwrap();
+        s.expect(&readyok, Duration::from_secs(10)).unwrap();
         eprintln!("{v}: {}", moves.join(" "));
     }
     s.send("quit");
