@@ -33,11 +33,27 @@ struct Gen {
     /// Standard-bearers on the board: capturing one displaces it.
     bearers: Bitboard,
     mask: Bitboard,
+    /// Destinations allowed by the kind of generation: enemy pieces only for captures,
+    /// else every square.
+    capmask: Bitboard,
+    /// Whether non-captures are generated.
+    quiets: bool,
 }
 
 impl Position {
     /// All legal moves of the side to move.
     pub fn legal_moves(&self, list: &mut MoveList) {
+        self.legal(list, true);
+    }
+
+    /// The legal moves that capture an enemy piece (not displacements of bearers), plus
+    /// promotions by a push, en passant and sentry captures. Drops, castling and the
+    /// pass are not captures.
+    pub fn legal_captures(&self, list: &mut MoveList) {
+        self.legal(list, false);
+    }
+
+    fn legal(&self, list: &mut MoveList, quiets: bool) {
         list.clear();
         let v = self.variant;
         let us = self.side;
@@ -45,15 +61,15 @@ impl Position {
             return;
         };
         if v.goal == Goal::KingCapture {
-            let g = self.gen_ctx(!0);
+            let g = self.gen_ctx(!0, quiets);
             self.generate(list, &g, !0, false);
             return;
         }
         let checkers = self.checkers();
         if v.simple {
-            self.legal_simple(list, ksq, checkers);
+            self.legal_simple(list, ksq, checkers, quiets);
         } else {
-            self.legal_generic(list, ksq, checkers);
+            self.legal_generic(list, ksq, checkers, quiets);
         }
     }
 
@@ -72,7 +88,7 @@ impl Position {
         list.contains(m)
     }
 
-    fn gen_ctx(&self, target: Bitboard) -> Gen {
+    fn gen_ctx(&self, target: Bitboard, quiets: bool) -> Gen {
         let v = self.variant;
         let us = self.side;
         let occ = self.occupied();
@@ -88,10 +104,16 @@ impl Position {
             zone: self.mobility_zone(us),
             bearers,
             mask: v.mask,
+            capmask: if quiets {
+                !0
+            } else {
+                self.by_color[us.flip().idx()]
+            },
+            quiets,
         }
     }
 
-    fn legal_simple(&self, list: &mut MoveList, ksq: Square, checkers: Bitboard) {
+    fn legal_simple(&self, list: &mut MoveList, ksq: Square, checkers: Bitboard, quiets: bool) {
         let t = tables();
         let v = self.variant;
         let us = self.side;
@@ -119,8 +141,8 @@ impl Position {
                 pinned |= b;
             }
         }
-        let g = self.gen_ctx(target);
-        self.generate(list, &g, drop_target, checkers == 0);
+        let g = self.gen_ctx(target, quiets);
+        self.generate(list, &g, drop_target, checkers == 0 && quiets);
         list.retain(|m| match m.move_type() {
             MoveType::Drop | MoveType::Castle | MoveType::Pass => true,
             MoveType::EnPassant => !self.after(m).king_attacked(us),
@@ -135,15 +157,15 @@ impl Position {
         });
     }
 
-    fn legal_generic(&self, list: &mut MoveList, ksq: Square, checkers: Bitboard) {
+    fn legal_generic(&self, list: &mut MoveList, ksq: Square, checkers: Bitboard, quiets: bool) {
         let t = tables();
         let v = self.variant;
         let us = self.side;
         let in_check = checkers != 0;
         let own = self.by_color[us.idx()];
-        let g = self.gen_ctx(!0);
-        self.generate(list, &g, !0, !in_check);
-        if v.pass_when_held && !in_check && self.held(us) & bb(ksq) != 0 {
+        let g = self.gen_ctx(!0, quiets);
+        self.generate(list, &g, !0, !in_check && quiets);
+        if quiets && v.pass_when_held && !in_check && self.held(us) & bb(ksq) != 0 {
             list.push(Move::PASS);
         }
         let danger = t.queen(ksq, own | !v.mask);
@@ -170,7 +192,7 @@ impl Position {
         let k = &self.by_kind;
         let movable = g.movable;
         let slide_blk = g.occ | !g.mask | !g.zone;
-        let dest = g.dest & g.target & g.zone;
+        let dest = g.dest & g.target & g.zone & g.capmask;
         if v.has(Kind::Pawn) {
             self.gen_pawns(list, g);
         }
@@ -191,7 +213,7 @@ impl Position {
             } else {
                 !g.own & g.mask
             };
-            self.push_all(list, g, ksq, t.king(ksq) & kdest);
+            self.push_all(list, g, ksq, t.king(ksq) & kdest & g.capmask);
         }
         if v.kinds & !0x3F == 0 {
             // Only the chess family: nothing else to do but drops and castling.
@@ -210,8 +232,12 @@ impl Position {
                 let enemy_blk = (g.occ & !g.own) | !g.mask | !g.zone;
                 for from in squares(k[Kind::Lancer.idx()] & movable & g.zone) {
                     let f = self.facing_at(from) as usize;
-                    let to_set =
-                        t.ray_attack(f, from, enemy_blk) & !g.own & g.mask & g.target & g.zone;
+                    let to_set = t.ray_attack(f, from, enemy_blk)
+                        & !g.own
+                        & g.mask
+                        & g.target
+                        & g.zone
+                        & g.capmask;
                     for to in squares(to_set) {
                         let base = Move::normal(from, to);
                         let ok = v.facing_ok[to as usize];
@@ -223,7 +249,7 @@ impl Position {
                     }
                 }
             }
-            if v.has(Kind::Jailer) {
+            if v.has(Kind::Jailer) && g.quiets {
                 for from in squares(k[Kind::Jailer.idx()] & movable & g.zone) {
                     let to_set = t.rook(from, slide_blk) & !g.occ & g.mask & g.target & g.zone;
                     for to in squares(to_set) {
@@ -237,7 +263,8 @@ impl Position {
             if v.has(Kind::Bearer) {
                 let enemy_king = self.pieces_of(us.flip(), Kind::King);
                 for from in squares(k[Kind::Bearer.idx()] & movable) {
-                    let to_set = t.king(from) & ((!g.occ & g.mask) | enemy_king) & g.target;
+                    let to_set =
+                        t.king(from) & ((!g.occ & g.mask) | enemy_king) & g.target & g.capmask;
                     for to in squares(to_set) {
                         list.push(Move::normal(from, to));
                     }
@@ -251,7 +278,7 @@ impl Position {
                 }
             }
         }
-        if v.drops {
+        if v.drops && g.quiets {
             let empty = !g.occ & g.mask & drop_target;
             for kind in ALL_KINDS {
                 if self.hands[us.idx()][kind.idx()] == 0 {
@@ -337,7 +364,7 @@ impl Position {
         }
         let empty = !g.occ & g.mask & g.zone;
         let enemy = g.occ & !g.own;
-        let capt = (enemy | (g.bearers & g.own)) & g.mask & g.zone & g.target;
+        let capt = (enemy | (g.bearers & g.own)) & g.mask & g.zone & g.target & g.capmask;
         let prom = v.rank_bb(v.promotion_rank(us));
         let third = match us {
             Color::White => v.rank_bb(2),
@@ -371,11 +398,13 @@ impl Position {
         } else {
             0
         };
-        for to in squares(single & g.target & !prom) {
-            list.push(Move::normal(sub(to, up), to));
-        }
-        for to in squares(double & g.target) {
-            list.push(Move::normal(sub(to, 2 * up), to));
+        if g.quiets {
+            for to in squares(single & g.target & !prom) {
+                list.push(Move::normal(sub(to, up), to));
+            }
+            for to in squares(double & g.target) {
+                list.push(Move::normal(sub(to, 2 * up), to));
+            }
         }
         for to in squares(left & !prom) {
             self.push_to(list, g, Move::normal(sub(to, dl), to), to);
@@ -407,8 +436,12 @@ impl Position {
         let blk = g.occ | !g.mask;
         let enemy = g.occ & !g.own;
         for from in squares(self.pieces_of(g.us, Kind::Sentry) & g.movable & g.zone) {
-            for to in squares(t.bishop(from, blk | !g.zone) & !g.occ & g.mask & g.target & g.zone) {
-                list.push(Move::normal(from, to));
+            if g.quiets {
+                for to in
+                    squares(t.bishop(from, blk | !g.zone) & !g.occ & g.mask & g.target & g.zone)
+                {
+                    list.push(Move::normal(from, to));
+                }
             }
             for d in DIAGONALS {
                 let victim = t.ray_attack(d, from, blk) & enemy & g.mask;
@@ -482,6 +515,59 @@ impl Position {
                 }
             } else {
                 list.push(m);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::rules::{MoveList, Position, Variants};
+
+    /// The capture generator gives exactly the legal moves that capture (or promote by
+    /// a push), in every variant, over random playouts.
+    #[test]
+    fn captures_are_the_capturing_legal_moves() {
+        use crate::rules::moves::MoveType;
+        let vs = Variants::builtin();
+        let mut seed = 12345u64;
+        let mut rnd = move |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        for v in vs.all() {
+            for _ in 0..30 {
+                let mut p = Position::from_efen(v, &v.default_start_fen()).unwrap();
+                for _ in 0..120 {
+                    let mut all = MoveList::new();
+                    p.legal_moves(&mut all);
+                    if all.is_empty() {
+                        break;
+                    }
+                    let mut caps = MoveList::new();
+                    p.legal_captures(&mut caps);
+                    let them = p.pieces(p.side().flip());
+                    let want: Vec<_> = all
+                        .iter()
+                        .copied()
+                        .filter(|m| match m.move_type() {
+                            MoveType::EnPassant
+                            | MoveType::SentryCapture
+                            | MoveType::SentryEdge => true,
+                            MoveType::Promotion => true,
+                            MoveType::Normal => them & (1u64 << m.to()) != 0,
+                            _ => false,
+                        })
+                        .collect();
+                    let mut got: Vec<_> = caps.iter().copied().collect();
+                    let mut w = want.clone();
+                    got.sort_by_key(|m| m.0);
+                    w.sort_by_key(|m| m.0);
+                    assert_eq!(got, w, "{}: {}", v.name, p.efen());
+                    p.do_move(all[rnd(all.len())]);
+                }
             }
         }
     }

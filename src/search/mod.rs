@@ -414,21 +414,16 @@ impl<'a> Worker<'a> {
             best = stand;
         }
         let mut list = MoveList::new();
-        pos.legal_moves(&mut list);
-        if list.is_empty() {
-            return if in_check {
-                -MATE + ply as i32
-            } else if v.goal == Goal::KingCapture || best == -INF {
-                0
-            } else {
-                best
-            };
-        }
-        if !in_check {
+        if in_check {
+            pos.legal_moves(&mut list);
+            if list.is_empty() {
+                return -MATE + ply as i32;
+            }
+        } else {
+            pos.legal_captures(&mut list);
+            let first = v.promotions.first().copied();
             list.retain(|m| {
-                is_capture(pos, m)
-                    || (m.move_type() == MoveType::Promotion
-                        && m.kind() == v.promotions.first().copied())
+                is_capture(pos, m) || (m.move_type() == MoveType::Promotion && m.kind() == first)
             });
         }
         let mut scores = [0i32; MAX_MOVES];
