@@ -194,7 +194,15 @@ fn hist_idx(m: Move) -> (usize, usize) {
     (from, m.to() as usize & 63)
 }
 
+/// A ply's move list and ordering scores, kept between nodes so that no node clears
+/// or allocates 8 KB of arrays.
+struct Buf {
+    list: MoveList,
+    scores: [i32; MAX_MOVES],
+}
+
 struct Worker<'a> {
+    bufs: Vec<Option<Box<Buf>>>,
     shared: &'a Shared,
     main: bool,
     limits: &'a Limits,
@@ -224,6 +232,14 @@ impl<'a> Worker<'a> {
         hard_ms: u64,
     ) -> Worker<'a> {
         Worker {
+            bufs: (0..MAX_PLY + 4)
+                .map(|_| {
+                    Some(Box::new(Buf {
+                        list: MoveList::new(),
+                        scores: [0; MAX_MOVES],
+                    }))
+                })
+                .collect(),
             shared,
             main,
             limits,
@@ -380,7 +396,30 @@ impl<'a> Worker<'a> {
         pieces >= 1 && pos.held(us) & pos.pieces_of(us, Kind::King) == 0
     }
 
-    fn qsearch(&mut self, pos: &Position, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+    fn take_buf(&mut self, ply: usize) -> Box<Buf> {
+        self.bufs[ply.min(MAX_PLY + 3)].take().unwrap_or_else(|| {
+            Box::new(Buf {
+                list: MoveList::new(),
+                scores: [0; MAX_MOVES],
+            })
+        })
+    }
+
+    fn qsearch(&mut self, pos: &Position, alpha: i32, beta: i32, ply: usize) -> i32 {
+        let mut buf = self.take_buf(ply);
+        let r = self.qsearch_inner(&mut buf, pos, alpha, beta, ply);
+        self.bufs[ply.min(MAX_PLY + 3)] = Some(buf);
+        r
+    }
+
+    fn qsearch_inner(
+        &mut self,
+        buf: &mut Buf,
+        pos: &Position,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+    ) -> i32 {
         self.nodes += 1;
         if ply > self.seldepth {
             self.seldepth = ply;
@@ -413,21 +452,21 @@ impl<'a> Worker<'a> {
             }
             best = stand;
         }
-        let mut list = MoveList::new();
+        let list = &mut buf.list;
         if in_check {
-            pos.legal_moves(&mut list);
+            pos.legal_moves(list);
             if list.is_empty() {
                 return -MATE + ply as i32;
             }
         } else {
-            pos.legal_captures(&mut list);
+            pos.legal_captures(list);
             let first = v.promotions.first().copied();
             list.retain(|m| {
                 is_capture(pos, m) || (m.move_type() == MoveType::Promotion && m.kind() == first)
             });
         }
-        let mut scores = [0i32; MAX_MOVES];
-        self.order(pos, &list, &mut scores, Move::NONE, ply.min(MAX_PLY));
+        let scores = &mut buf.scores;
+        self.order(pos, list, scores, Move::NONE, ply.min(MAX_PLY));
         let n = list.len();
         let moves = list.as_mut_slice();
         for i in 0..n {
@@ -462,6 +501,28 @@ impl<'a> Worker<'a> {
     fn search(
         &mut self,
         pos: &Position,
+        alpha: i32,
+        beta: i32,
+        depth: i32,
+        ply: usize,
+        cut: bool,
+        null_ok: bool,
+    ) -> i32 {
+        self.pv_len[ply] = 0;
+        if depth <= 0 {
+            return self.qsearch(pos, alpha, beta, ply);
+        }
+        let mut buf = self.take_buf(ply);
+        let r = self.search_inner(&mut buf, pos, alpha, beta, depth, ply, cut, null_ok);
+        self.bufs[ply] = Some(buf);
+        r
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn search_inner(
+        &mut self,
+        buf: &mut Buf,
+        pos: &Position,
         mut alpha: i32,
         mut beta: i32,
         depth: i32,
@@ -470,10 +531,6 @@ impl<'a> Worker<'a> {
         null_ok: bool,
     ) -> i32 {
         let pv_node = beta - alpha > 1;
-        self.pv_len[ply] = 0;
-        if depth <= 0 {
-            return self.qsearch(pos, alpha, beta, ply);
-        }
         self.nodes += 1;
         if ply > self.seldepth {
             self.seldepth = ply;
@@ -568,8 +625,8 @@ impl<'a> Worker<'a> {
         } else {
             depth
         };
-        let mut list = MoveList::new();
-        pos.legal_moves(&mut list);
+        let list = &mut buf.list;
+        pos.legal_moves(list);
         if list.is_empty() {
             return if in_check { -MATE + ply as i32 } else { 0 };
         }
@@ -586,8 +643,8 @@ impl<'a> Worker<'a> {
                 return -INF;
             }
         }
-        let mut scores = [0i32; MAX_MOVES];
-        self.order(pos, &list, &mut scores, tt_move, ply);
+        let scores = &mut buf.scores;
+        self.order(pos, list, scores, tt_move, ply);
         let n = list.len();
         let mut best = -INF;
         let mut best_move = Move::NONE;
