@@ -50,44 +50,49 @@ pub fn value(v: &Variant, k: Kind) -> Score {
 pub fn side(pos: &Position, c: Color) -> Score {
     let v = pos.variant();
     let held = pos.held(c);
-    let mut s = Score::default();
-    for sq in squares(pos.pieces(c)) {
-        let k = pos.piece_at(sq).kind();
-        let val = value(v, k);
-        if held & bb(sq) != 0 {
-            // A held unit cannot move, capture or defend until its jailer leaves.
-            s += Score::new(val.mg * 2 / 5, val.eg * 2 / 5);
-            if k == Kind::King {
-                s -= Score::new(45, 25);
-            }
-        } else {
-            s += val;
-        }
-    }
-    if v.drops {
+    super::cache::with_tables(v, |t| {
+        let mut s = Score::default();
         for k in crate::rules::piece::ALL_KINDS {
-            let n = pos.hand(c, k) as i32;
-            if n > 0 {
-                let val = value(v, k);
-                s += Score::new(val.mg * 6 / 5, val.eg * 11 / 10) * n;
+            let b = pos.pieces_of(c, k);
+            if b == 0 {
+                continue;
+            }
+            let val = t.value[k.idx()];
+            let h = popcount(b & held) as i32;
+            s += val * (popcount(b) as i32 - h);
+            if h > 0 {
+                // A held unit cannot move, capture or defend until its jailer leaves.
+                s += Score::new(val.mg * 2 / 5, val.eg * 2 / 5) * h;
+                if k == Kind::King {
+                    s -= Score::new(45, 25);
+                }
             }
         }
-    }
-    s
+        if v.drops {
+            for k in crate::rules::piece::ALL_KINDS {
+                let n = pos.hand(c, k) as i32;
+                if n > 0 {
+                    let val = t.value[k.idx()];
+                    s += Score::new(val.mg * 6 / 5, val.eg * 11 / 10) * n;
+                }
+            }
+        }
+        s
+    })
 }
 
 /// Game phase 0 (endgame) ..= 256 (start material).
 pub fn phase(pos: &Position) -> i32 {
     let v = pos.variant();
     let mut p = 0;
-    for sq in squares(pos.occupied()) {
-        p += phase_weight(pos.piece_at(sq).kind());
-    }
-    if v.drops {
-        for c in [Color::White, Color::Black] {
-            for k in crate::rules::piece::ALL_KINDS {
-                p += phase_weight(k) * pos.hand(c, k) as i32;
+    for k in crate::rules::piece::ALL_KINDS {
+        let w = phase_weight(k);
+        if w > 0 {
+            let mut n = popcount(pos.kind_bb(k)) as i32;
+            if v.drops {
+                n += pos.hand(Color::White, k) as i32 + pos.hand(Color::Black, k) as i32;
             }
+            p += w * n;
         }
     }
     (p.min(v.start_phase) * 256) / v.start_phase.max(1)

@@ -7,6 +7,7 @@
 //! - [`pawns`]: doubled, isolated and passed pawns (with Lighthouse's one-queen limit).
 
 pub mod activity;
+pub mod cache;
 pub mod material;
 pub mod pawns;
 pub mod pst;

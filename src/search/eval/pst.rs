@@ -3,6 +3,7 @@
 
 use super::Score;
 use crate::rules::bitboard::*;
+use crate::rules::variant::Variant;
 use crate::rules::{Color, Kind, Position};
 
 /// Distance from the board centre in half-squares (0 in the middle).
@@ -15,17 +16,25 @@ fn centre_distance(w: u8, h: u8, sq: Square) -> i32 {
 
 /// Square-table score of side `c`.
 pub fn side(pos: &Position, c: Color) -> Score {
-    let v = pos.variant();
+    super::cache::with_tables(pos.variant(), |t| {
+        let mut s = Score::default();
+        for sq in squares(pos.pieces(c)) {
+            s += t.pst[c.idx()][pos.piece_at(sq).kind().idx()][sq as usize];
+        }
+        s
+    })
+}
+
+/// The square-table entry of a `k` of side `c` on `sq` in variant `v`.
+pub fn entry(v: &Variant, k: Kind, c: Color, sq: Square) -> Score {
     let (w, h) = (v.width, v.height);
-    let mut s = Score::default();
-    for sq in squares(pos.pieces(c)) {
-        let k = pos.piece_at(sq).kind();
+    {
         let cd = centre_distance(w, h, sq);
         let rel_rank = match c {
             Color::White => rank_of(sq) as i32,
             Color::Black => h as i32 - 1 - rank_of(sq) as i32,
         };
-        s += match k {
+        match k {
             Kind::Pawn => {
                 let central = 3 - (2 * file_of(sq) as i32 - (w as i32 - 1)).abs().min(6) / 2;
                 Score::new(
@@ -46,7 +55,6 @@ pub fn side(pos: &Position, c: Color) -> Score {
                 }
             }
             Kind::Bearer => Score::new(-cd, -cd),
-        };
+        }
     }
-    s
 }

@@ -1,0 +1,56 @@
+//! Per-variant evaluation tables (piece values, square tables), built once per thread
+//! and variant, so the evaluation reads tables instead of recomputing formulas.
+
+use super::Score;
+use crate::rules::piece::{Color, ALL_KINDS, NKINDS};
+use crate::rules::variant::Variant;
+use std::cell::RefCell;
+use std::rc::Rc;
+
+/// Tables for one variant.
+pub struct Tables {
+    /// Square table per side, kind and square.
+    pub pst: [[[Score; 64]; NKINDS]; 2],
+    /// Piece value per kind.
+    pub value: [Score; NKINDS],
+}
+
+fn build(v: &Variant) -> Tables {
+    let mut t = Tables {
+        pst: [[[Score::default(); 64]; NKINDS]; 2],
+        value: [Score::default(); NKINDS],
+    };
+    for k in ALL_KINDS {
+        t.value[k.idx()] = super::material::value(v, k);
+        for c in [Color::White, Color::Black] {
+            for sq in 0..64u8 {
+                if v.on_board(sq) {
+                    t.pst[c.idx()][k.idx()][sq as usize] = super::pst::entry(v, k, c, sq);
+                }
+            }
+        }
+    }
+    t
+}
+
+thread_local! {
+    static CACHE: RefCell<Option<(usize, Rc<Tables>)>> = const { RefCell::new(None) };
+}
+
+/// Runs `f` with the tables of `v` (built on first use in this thread).
+#[inline]
+pub fn with_tables<R>(v: &Variant, f: impl FnOnce(&Tables) -> R) -> R {
+    let id = v as *const Variant as usize;
+    let t = CACHE.with(|c| {
+        let mut c = c.borrow_mut();
+        match &*c {
+            Some((k, t)) if *k == id => Rc::clone(t),
+            _ => {
+                let t = Rc::new(build(v));
+                *c = Some((id, Rc::clone(&t)));
+                t
+            }
+        }
+    });
+    f(&t)
+}
