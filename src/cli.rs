@@ -325,8 +325,13 @@ fn run_analyse(vs: &Variants, a: AnalyseArgs) -> Result<(), String> {
                 );
                 p.do_move(m);
             }
+            let bound = match i.bound {
+                crate::search::tt::Bound::Lower => " lowerbound",
+                crate::search::tt::Bound::Upper => " upperbound",
+                _ => "",
+            };
             println!(
-            "info depth {} seldepth {} multipv {} score {} nodes {} nps {} hashfull {} time {} pv {}",
+            "info depth {} seldepth {} multipv {} score {}{bound} nodes {} nps {} hashfull {} time {} pv {}",
             i.depth,
             i.seldepth,
             i.multipv,

@@ -9,6 +9,7 @@ use crate::rules::notation::{move_text, parse_move};
 use crate::rules::perft;
 use crate::rules::Position;
 use crate::search::eval::breakdown;
+use crate::search::tt::Bound;
 use crate::search::{uci_score, Info, Limits, SearchResult, MATE, MATE_BOUND};
 use std::io::{BufRead, Write};
 use vampirc_uci::{MessageList, Serializable, UciInfoAttribute, UciMessage, UciOptionConfig};
@@ -225,8 +226,8 @@ fn info_line(pos: &Position, i: &Info) -> String {
         UciInfoAttribute::Score {
             cp,
             mate,
-            lower_bound: None,
-            upper_bound: None,
+            lower_bound: (i.bound == Bound::Lower).then_some(true),
+            upper_bound: (i.bound == Bound::Upper).then_some(true),
         },
         UciInfoAttribute::Nodes(i.nodes),
         UciInfoAttribute::Nps(i.nps),

@@ -187,3 +187,30 @@ impl Game {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Variants;
+
+    #[test]
+    fn threefold_repetition_ends_the_game() {
+        let vs = Variants::builtin();
+        let v = vs.get("chess").unwrap();
+        let mut g = Game::new(Position::from_efen(v, &v.default_start_fen()).unwrap());
+        for _ in 0..2 {
+            for m in ["g1f3", "g8f6", "f3g1", "f6g8"] {
+                assert!(g.outcome().is_none());
+                g.play_text(m).unwrap();
+            }
+        }
+        assert_eq!(g.repetitions(), 3);
+        assert_eq!(g.outcome().map(|o| o.reason), Some(Reason::Repetition));
+        g.undo();
+        assert!(g.outcome().is_none());
+        assert_eq!(
+            g.position().efen(),
+            "rnbqkb1r/pppppppp/5n2/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 7 4"
+        );
+    }
+}

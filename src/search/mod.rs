@@ -863,13 +863,35 @@ pub fn search(
                     if w.stopped {
                         break s;
                     }
-                    if s <= a {
-                        b = (a + b) / 2;
-                        a = (s - delta).max(-INF);
+                    let bound = if s <= a {
+                        Bound::Upper
                     } else if s >= b {
-                        b = (s + delta).min(INF);
+                        Bound::Lower
                     } else {
                         break s;
+                    };
+                    // Long iterations tell the GUI about the failed window (as Stockfish does).
+                    let ms = w.elapsed_ms();
+                    if ms > 1000 && multipv == 1 && w.pv_len[0] > 0 {
+                        let nodes = w.nodes + shared.nodes.load(Ordering::Relaxed);
+                        on_info(&Info {
+                            depth,
+                            seldepth: w.seldepth as i32,
+                            multipv: 1,
+                            score: s,
+                            bound,
+                            nodes,
+                            nps: nodes * 1000 / ms.max(1),
+                            hashfull: shared.tt.hashfull(),
+                            time_ms: ms,
+                            pv: w.pv[0][..w.pv_len[0]].to_vec(),
+                        });
+                    }
+                    if bound == Bound::Upper {
+                        b = (a + b) / 2;
+                        a = (s - delta).max(-INF);
+                    } else {
+                        b = (s + delta).min(INF);
                     }
                     delta += delta / 2;
                 };
