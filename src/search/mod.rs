@@ -396,6 +396,33 @@ impl<'a> Worker<'a> {
         pieces >= 1 && pos.held(us) & pos.pieces_of(us, Kind::King) == 0
     }
 
+    /// Drops next to the enemy king that give check (at most a few): in a drop variant
+    /// a quiet-looking position can hide a mate by drops.
+    fn add_checking_drops(&self, pos: &Position, list: &mut MoveList) {
+        let us = pos.side();
+        let Some(ek) = pos.king_sq(us.flip()) else {
+            return;
+        };
+        if !ALL_KINDS.iter().any(|&k| pos.hand(us, k) > 0) {
+            return;
+        }
+        let t = tables();
+        let near = (t.king(ek) | t.knight(ek)) & !pos.occupied() & pos.variant().mask;
+        let mut all = MoveList::new();
+        pos.legal_moves(&mut all);
+        let mut added = 0;
+        for &m in all.iter() {
+            if m.move_type() == MoveType::Drop && near & bb(m.to()) != 0 && pos.after(m).in_check()
+            {
+                list.push(m);
+                added += 1;
+                if added >= 8 {
+                    break;
+                }
+            }
+        }
+    }
+
     fn take_buf(&mut self, ply: usize) -> Box<Buf> {
         self.bufs[ply.min(MAX_PLY + 3)].take().unwrap_or_else(|| {
             Box::new(Buf {
@@ -405,9 +432,9 @@ impl<'a> Worker<'a> {
         })
     }
 
-    fn qsearch(&mut self, pos: &Position, alpha: i32, beta: i32, ply: usize) -> i32 {
+    fn qsearch(&mut self, pos: &Position, alpha: i32, beta: i32, ply: usize, qd: u32) -> i32 {
         let mut buf = self.take_buf(ply);
-        let r = self.qsearch_inner(&mut buf, pos, alpha, beta, ply);
+        let r = self.qsearch_inner(&mut buf, pos, alpha, beta, ply, qd);
         self.bufs[ply.min(MAX_PLY + 3)] = Some(buf);
         r
     }
@@ -419,6 +446,7 @@ impl<'a> Worker<'a> {
         mut alpha: i32,
         beta: i32,
         ply: usize,
+        qd: u32,
     ) -> i32 {
         self.nodes += 1;
         if ply > self.seldepth {
@@ -464,6 +492,9 @@ impl<'a> Worker<'a> {
             list.retain(|m| {
                 is_capture(pos, m) || (m.move_type() == MoveType::Promotion && m.kind() == first)
             });
+            if v.drops && qd == 0 {
+                self.add_checking_drops(pos, list);
+            }
         }
         let scores = &mut buf.scores;
         self.order(pos, list, scores, Move::NONE, ply.min(MAX_PLY));
@@ -480,7 +511,7 @@ impl<'a> Worker<'a> {
             scores.swap(i, bi);
             let m = moves[i];
             let child = pos.after(m);
-            let score = -self.qsearch(&child, -beta, -alpha, ply + 1);
+            let score = -self.qsearch(&child, -beta, -alpha, ply + 1, qd + 1);
             if self.stopped {
                 return 0;
             }
@@ -510,7 +541,7 @@ impl<'a> Worker<'a> {
     ) -> i32 {
         self.pv_len[ply] = 0;
         if depth <= 0 {
-            return self.qsearch(pos, alpha, beta, ply);
+            return self.qsearch(pos, alpha, beta, ply, 0);
         }
         let mut buf = self.take_buf(ply);
         let r = self.search_inner(&mut buf, pos, alpha, beta, depth, ply, cut, null_ok);
