@@ -1,5 +1,5 @@
 //! Search tests: mate suites per variant (`engine-tests/mates/<variant>.epd`:
-//! `EFEN ;mate N ;bm MOVE[,MOVE...]`), reproducibility, draw rules inside the tree.
+//! `EFEN ;mate N ;bm MOVE [MOVE...]`), reproducibility, draw rules inside the tree.
 
 mod common;
 use common::*;
@@ -44,8 +44,7 @@ fn mate_suites() {
             let bm: Vec<&str> = parts[2]
                 .strip_prefix("bm ")
                 .unwrap()
-                .split(',')
-                .map(str::trim)
+                .split_whitespace()
                 .collect();
             for b in &bm {
                 parse_move(&p, b).unwrap_or_else(|e| panic!("{variant} {}: bm {b}: {e}", parts[0]));

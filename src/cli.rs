@@ -33,6 +33,25 @@ pub enum Command {
     Analyse(AnalyseArgs),
     /// Speak UCI on stdin/stdout (without a subcommand, the first line picks the protocol).
     Uci,
+    /// Engine-vs-engine matches with cutechess-cli's options (lancer match -engine cmd=... ...).
+    Match(MatchArgs),
+    /// Replay a PGN file with the rules core and report the first illegal move.
+    PgnCheck(PgnCheckArgs),
+}
+
+/// `lancer match`: cutechess-style options, passed through as they are.
+#[derive(Args, Debug)]
+pub struct MatchArgs {
+    /// -engine cmd=... name=... proto=uci|xboard ..., -each tc=..., -variant, -games, ...
+    #[arg(trailing_var_arg = true, allow_hyphen_values = true, num_args = 0..)]
+    pub args: Vec<String>,
+}
+
+/// `lancer pgn-check`.
+#[derive(Args, Debug)]
+pub struct PgnCheckArgs {
+    /// The PGN file.
+    pub file: String,
 }
 
 /// `lancer bench`.
@@ -249,6 +268,18 @@ pub fn run(cli: Cli) -> Result<(), String> {
             Ok(())
         }
         Some(Command::Analyse(a)) => run_analyse(&vs, a),
+        Some(Command::Match(a)) => {
+            let forfeits = crate::referee::run(&a.args, &vs)?;
+            if forfeits > 0 {
+                eprintln!("{forfeits} game(s) ended by forfeit (illegal move, time, crash)");
+            }
+            Ok(())
+        }
+        Some(Command::PgnCheck(a)) => {
+            let n = crate::referee::pgn_check(&a.file, &vs)?;
+            println!("{n} games replayed without an illegal move");
+            Ok(())
+        }
         Some(Command::Uci) => {
             crate::protocol::uci::run(None, vs);
             Ok(())

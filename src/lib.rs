@@ -5,5 +5,6 @@ pub mod bench;
 pub mod cli;
 pub mod engine;
 pub mod protocol;
+pub mod referee;
 pub mod rules;
 pub mod search;

@@ -16,6 +16,7 @@ Playout positions are given to the engine both as EFEN and as start EFEN +
 Usage (from the repository root; needs target/release/lancer):
   engine-tests/reference/compare_eightpiece.py [--positions N] [--seed S]
       [--variants fullcavalry,eightpiece,eightpiecerandom] [--max3 N] [--jobs J]
+      [--sparse N (extra sparse positions per variant)] [--out results.json]
 Runs faster under pypy3 when it is installed (the script re-executes itself
 with it).
 """
@@ -285,6 +286,7 @@ def main():
         return args[args.index(n) + 1] if n in args else d
 
     npos = int(opt("--positions", "320"))
+    nsparse = int(opt("--sparse", "0"))
     seed = int(opt("--seed", "1"))
     max3 = int(opt("--max3", "6000"))
     jobs = int(opt("--jobs", str(os.cpu_count() or 1)))
@@ -309,12 +311,27 @@ def main():
             else:
                 pos = sparse(v, rng)
                 work.append((v, R.efen(pos), [], (max3 * 3, max3 // 4), "sparse"))
+        for i in range(nsparse):
+            pos = sparse(v, rng)
+            work.append((v, R.efen(pos), [], (max3 * 3, max3 // 4), "sparse"))
+    results = []
+
+    def note(r):
+        results.append(r)
+        if r["problems"]:
+            print("DISAGREEMENT (found)", r["variant"], r.get("efen", r["fen"]), file=sys.stderr,
+                  flush=True)
+        if len(results) % 50 == 0:
+            print("... %d/%d positions" % (len(results), len(work)), file=sys.stderr, flush=True)
+
     if jobs > 1:
         import multiprocessing
         with multiprocessing.Pool(jobs) as pool:
-            results = pool.map(compare_one, work, chunksize=1)
+            for r in pool.imap_unordered(compare_one, work, chunksize=1):
+                note(r)
     else:
-        results = [compare_one(w) for w in work]
+        for w in work:
+            note(compare_one(w))
     summary = {}
     bad = []
     for r in results:

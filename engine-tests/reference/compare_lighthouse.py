@@ -6,8 +6,21 @@ Usage (from the repository root, after `cargo build --release` and `pip install 
     python3 engine-tests/reference/compare_lighthouse.py [--positions 600] [--seed 1]
         [--depth 3] [--depth4-limit 20000] [--jobs 2] [--lancer target/release/lancer]
         [--ini /work/shared/reference/fairy-stockfish-lighthouse.ini]
+        [--fsf-bin PATH]                      # optional fast FSF UCI binary (see below)
         [--fen EFEN [--moves "m1 m2"]]      # compare one position only
         [--dump FILE]                         # write every compared position + counts
+
+Speed: every pyffish call costs ~2 ms (it re-initialises the variant each call), so
+pyffish-only perft 3 over hundreds of positions with full hands takes hours.  With
+--fsf-bin the perft counts come from a Fairy-Stockfish UCI binary (`go perft N`); build it
+from the same source as the installed pyffish, e.g.
+    pip download --no-deps --no-binary :all: pyffish==0.0.90 && tar xzf pyffish-0.0.90.tar.gz
+    cd pyffish-0.0.90/src && g++ -std=c++17 -O3 -DNDEBUG -DLARGEBOARDS -DALLVARS \
+        -DPRECOMPUTED_MAGICS -DNNUE_EMBEDDING_OFF -DIS_64BIT -DUSE_POPCNT -mpopcnt $(ls *.cpp syzygy/*.cpp nnue/*.cpp nnue/features/*.cpp \
+        | grep -v -e pyffish.cpp -e ffishjs.cpp) -o fairy-stockfish -lpthread
+The depth-1 move list of every position is still checked against pyffish itself, so a
+binary that does not match pyffish's rules is reported.  (The defines are those of
+pyffish's setup.py; compiling the files one by one in parallel and linking is quicker.)
 
 Positions: the start position, a few hand-made scenario positions, and positions from
 random playouts (Fairy-Stockfish plays the moves, biased toward captures, drops,
@@ -325,10 +338,8 @@ def playout(seed, max_plies=140, start=START):
             dropped.discard(to)
             if fr in dropped:
                 dropped.discard(fr)
-                if k not in ("double_dropped",):
-                    pass
-                else:
-                    dropped.add(to)  # still "a dropped pawn" for tagging only once
+                if k == "double_dropped":
+                    dropped.add(to)  # the same (dropped) pawn, now on the 4th/5th rank
         last_kind = k
         hist.append((fen, m))
         fen = sf.get_fen(V, fen, [m])

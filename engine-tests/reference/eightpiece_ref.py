@@ -451,8 +451,17 @@ def castling_moves(pos):
             ok = False
         if not ok:
             continue
-        # attacked squares: the king standing there, king and partner lifted off
-        for f in range(min(kf, kt), max(kf, kt) + 1):
+        # attacked squares: the squares the king crosses or lands on, each tested
+        # with the king standing there and king and partner lifted off. The
+        # start square is not crossed: for it only "not in check" (in the real
+        # position, tested above) counts. This matters when the partner is a
+        # jailer holding an enemy unit that attacks the king's start square.
+        if kf == kt:
+            path = [kt]
+        else:
+            step = 1 if kt > kf else -1
+            path = list(range(kf + step, kt + step, step))
+        for f in path:
             tb = list(b)
             tb[k] = None
             tb[ps] = None

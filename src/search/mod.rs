@@ -635,7 +635,12 @@ impl<'a> Worker<'a> {
             {
                 return eval;
             }
-            if null_ok && depth >= 3 && eval >= beta && self.null_allowed(pos) {
+            if null_ok
+                && depth >= 3
+                && eval >= beta
+                && beta.abs() < MATE_BOUND
+                && self.null_allowed(pos)
+            {
                 let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
                 let child = pos.after(Move::PASS);
                 self.keys.push(child.key());
@@ -697,14 +702,6 @@ impl<'a> Worker<'a> {
             let m = moves[i];
             let capture = is_capture(pos, m);
             let quiet = !capture && m.move_type() != MoveType::Promotion;
-            if ply > 0 && quiet && !in_check && best > -MATE_BOUND && searched > 0 {
-                if depth <= 6 && nq as i32 > 3 + depth * depth / (2 - improving as i32) {
-                    continue;
-                }
-                if depth <= 6 && eval + 110 + 100 * depth <= alpha {
-                    continue;
-                }
-            }
             let child = pos.after(m);
             let gives_check = match v.goal {
                 Goal::Checkmate => child.in_check(),
@@ -712,6 +709,16 @@ impl<'a> Worker<'a> {
                     .king_sq(child.side())
                     .is_some_and(|_| child.king_attacked(child.side())),
             };
+            // Late-move and futility pruning of quiet moves; a checking move may mate, so
+            // it is always searched.
+            if ply > 0 && quiet && !in_check && !gives_check && best > -MATE_BOUND && searched > 0 {
+                if depth <= 6 && nq as i32 > 3 + depth * depth / (2 - improving as i32) {
+                    continue;
+                }
+                if depth <= 6 && eval + 110 + 100 * depth <= alpha {
+                    continue;
+                }
+            }
             let ext = (gives_check && ply < 2 * depth as usize + 8) as i32;
             let new_depth = depth - 1 + ext;
             self.keys.push(child.key());
@@ -942,6 +949,8 @@ pub fn search(
             if lines.is_empty() {
                 break;
             }
+            // Later lines can score better than earlier ones (a narrower search found more).
+            lines.sort_by_key(|l| std::cmp::Reverse(l.0));
             let total_nodes = w.nodes + shared.nodes.load(Ordering::Relaxed);
             let ms = w.elapsed_ms();
             for (i, (score, pv)) in lines.iter().enumerate() {

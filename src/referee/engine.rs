@@ -1,0 +1,415 @@
+//! An engine process under the referee: started, spoken to in UCI or CECP, timed,
+//! and killed when it hangs or the game ends.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+/// Which protocol an engine speaks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Proto {
+    Uci,
+    Xboard,
+}
+
+/// How an engine is started and set up (`-engine` / `-each` fields).
+#[derive(Clone, Debug)]
+pub struct EngineConfig {
+    pub name: String,
+    pub cmd: String,
+    pub dir: Option<String>,
+    pub proto: Proto,
+    pub options: Vec<(String, String)>,
+    pub tc: Option<String>,
+    pub st: Option<f64>,
+    pub timemargin: u64,
+}
+
+/// The clock of one side.
+#[derive(Clone, Copy, Debug)]
+pub struct Clock {
+    /// Remaining time (ms); ignored with a fixed time per move.
+    pub left: i64,
+    pub inc: i64,
+    /// Moves until the next time control (0 = sudden death).
+    pub moves_to_go: u32,
+    /// Fixed time per move (ms).
+    pub per_move: Option<i64>,
+}
+
+/// What went wrong with an engine.
+#[derive(Debug)]
+pub enum EngineError {
+    /// It exited or closed its output.
+    Disconnected,
+    /// It did not answer in time.
+    Timeout,
+    /// It said something the referee cannot use.
+    Protocol(String),
+}
+
+/// A running engine.
+pub struct EngineProcess {
+    pub config: EngineConfig,
+    child: Child,
+    stdin: ChildStdin,
+    rx: Receiver<String>,
+    usermove: bool,
+    setboard: bool,
+    started_moves: usize,
+}
+
+/// The answer to one `go`.
+#[derive(Debug, Clone)]
+pub struct EngineMove {
+    pub text: String,
+    /// Last score the engine reported, in centipawns from its side (mate as ±30000-ply).
+    pub score: Option<i32>,
+    pub depth: Option<i32>,
+    pub elapsed_ms: i64,
+}
+
+fn split_cmd(cmd: &str) -> Vec<String> {
+    // Quotes group words: cmd="lancer --variants my.ini".
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let mut quote = None;
+    for c in cmd.chars() {
+        match (quote, c) {
+            (None, '"' | '\'') => quote = Some(c),
+            (Some(q), c) if c == q => quote = None,
+            (None, c) if c.is_whitespace() => {
+                if !cur.is_empty() {
+                    out.push(std::mem::take(&mut cur));
+                }
+            }
+            (_, c) => cur.push(c),
+        }
+    }
+    if !cur.is_empty() {
+        out.push(cur);
+    }
+    out
+}
+
+impl EngineProcess {
+    /// Starts the engine and runs the protocol handshake.
+    pub fn start(config: &EngineConfig, variant: &str) -> Result<EngineProcess, String> {
+        let argv = split_cmd(&config.cmd);
+        let prog = argv
+            .first()
+            .ok_or_else(|| format!("{}: empty cmd", config.name))?;
+        let mut cmd = Command::new(prog);
+        cmd.args(&argv[1..])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null());
+        if let Some(d) = &config.dir {
+            cmd.current_dir(d);
+        }
+        let mut child = cmd
+            .spawn()
+            .map_err(|e| format!("cannot start {} ({}): {e}", config.name, config.cmd))?;
+        let stdin = child.stdin.take().ok_or("no stdin")?;
+        let stdout = child.stdout.take().ok_or("no stdout")?;
+        let (tx, rx) = channel();
+        std::thread::spawn(move || {
+            let mut r = BufReader::new(stdout);
+            let mut buf = Vec::new();
+            loop {
+                buf.clear();
+                match r.read_until(b'\n', &mut buf) {
+                    Ok(0) | Err(_) => break,
+                    Ok(_) => {
+                        let l = String::from_utf8_lossy(&buf).trim_end().to_string();
+                        if tx.send(l).is_err() {
+                            break;
+                        }
+                    }
+                }
+            }
+        });
+        let mut e = EngineProcess {
+            config: config.clone(),
+            child,
+            stdin,
+            rx,
+            usermove: false,
+            setboard: true,
+            started_moves: 0,
+        };
+        e.handshake(variant)
+            .map_err(|err| format!("{}: handshake failed: {err:?}", config.name))?;
+        Ok(e)
+    }
+
+    fn send(&mut self, line: &str) {
+        log::debug!("{} < {line}", self.config.name);
+        let _ = writeln!(self.stdin, "{line}");
+        let _ = self.stdin.flush();
+    }
+
+    fn recv(&mut self, deadline: Instant) -> Result<String, EngineError> {
+        let left = deadline.saturating_duration_since(Instant::now());
+        match self.rx.recv_timeout(left) {
+            Ok(l) => {
+                log::debug!("{} > {l}", self.config.name);
+                Ok(l)
+            }
+            Err(RecvTimeoutError::Timeout) => Err(EngineError::Timeout),
+            Err(RecvTimeoutError::Disconnected) => Err(EngineError::Disconnected),
+        }
+    }
+
+    fn handshake(&mut self, variant: &str) -> Result<(), EngineError> {
+        let deadline = Instant::now() + Duration::from_secs(10);
+        match self.config.proto {
+            Proto::Uci => {
+                self.send("uci");
+                while self.recv(deadline)? != "uciok" {}
+                if variant != "chess" {
+                    self.send(&format!("setoption name UCI_Variant value {variant}"));
+                }
+                for (k, v) in self.config.options.clone() {
+                    self.send(&format!("setoption name {k} value {v}"));
+                }
+                self.send("isready");
+                while self.recv(deadline)? != "readyok" {}
+            }
+            Proto::Xboard => {
+                self.send("xboard");
+                self.send("protover 2");
+                // Engines that send no features get two seconds (CECP).
+                let soft = Instant::now() + Duration::from_secs(2);
+                loop {
+                    let l = match self.recv(soft) {
+                        Ok(l) => l,
+                        Err(EngineError::Timeout) => break,
+                        Err(e) => return Err(e),
+                    };
+                    if l.starts_with("feature") {
+                        if l.contains("usermove=1") {
+                            self.usermove = true;
+                        }
+                        if l.contains("setboard=0") {
+                            self.setboard = false;
+                        }
+                        if l.contains("done=1") {
+                            break;
+                        }
+                    }
+                }
+                for (k, v) in self.config.options.clone() {
+                    self.send(&format!("option {k}={v}"));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Sets up a new game: the variant, the start position (EFEN, or None for the
+    /// variant's standard start), the time control.
+    pub fn new_game(
+        &mut self,
+        variant: &str,
+        xboard_variant: &str,
+        start: Option<&str>,
+        clock: &Clock,
+        tc_moves: u32,
+    ) {
+        self.started_moves = 0;
+        match self.config.proto {
+            Proto::Uci => {
+                self.send("ucinewgame");
+                let _ = variant;
+            }
+            Proto::Xboard => {
+                self.send("new");
+                if xboard_variant != "normal" {
+                    self.send(&format!("variant {xboard_variant}"));
+                }
+                self.send("force");
+                if let Some(f) = start {
+                    if self.setboard {
+                        self.send(&format!("setboard {f}"));
+                    }
+                }
+                match clock.per_move {
+                    Some(ms) => self.send(&format!("st {}", (ms / 1000).max(1))),
+                    None => {
+                        let base = clock.left / 1000;
+                        let inc = clock.inc as f64 / 1000.0;
+                        self.send(&format!(
+                            "level {tc_moves} {}:{:02} {inc}",
+                            base / 60,
+                            base % 60
+                        ));
+                    }
+                }
+                self.send("post");
+            }
+        }
+    }
+
+    /// Asks for a move in the game given by its start and moves (move text), with both
+    /// clocks; waits at most the engine's time plus its margin plus a grace second.
+    pub fn go(
+        &mut self,
+        start: Option<&str>,
+        moves: &[String],
+        white: bool,
+        mine: &Clock,
+        theirs: &Clock,
+    ) -> Result<EngineMove, EngineError> {
+        let t0 = Instant::now();
+        let budget = mine.per_move.unwrap_or(mine.left).max(0) as u64;
+        let deadline = t0 + Duration::from_millis(budget + self.config.timemargin + 1000);
+        let mut score = None;
+        let mut depth = None;
+        match self.config.proto {
+            Proto::Uci => {
+                let pos = match start {
+                    Some(f) => format!("position fen {f}"),
+                    None => "position startpos".into(),
+                };
+                if moves.is_empty() {
+                    self.send(&pos);
+                } else {
+                    self.send(&format!("{pos} moves {}", moves.join(" ")));
+                }
+                let go = match mine.per_move {
+                    Some(ms) => format!("go movetime {ms}"),
+                    None => {
+                        let (w, b) = if white {
+                            (mine, theirs)
+                        } else {
+                            (theirs, mine)
+                        };
+                        let mut g = format!(
+                            "go wtime {} btime {} winc {} binc {}",
+                            w.left.max(1),
+                            b.left.max(1),
+                            w.inc,
+                            b.inc
+                        );
+                        if mine.moves_to_go > 0 {
+                            g.push_str(&format!(" movestogo {}", mine.moves_to_go));
+                        }
+                        g
+                    }
+                };
+                self.send(&go);
+                loop {
+                    let l = self.recv(deadline)?;
+                    let mut t = l.split_whitespace();
+                    match t.next() {
+                        Some("info") => {
+                            let toks: Vec<&str> = l.split_whitespace().collect();
+                            for i in 0..toks.len() {
+                                match toks[i] {
+                                    "depth" => depth = toks.get(i + 1).and_then(|x| x.parse().ok()),
+                                    "cp" if i > 0 && toks[i - 1] == "score" => {
+                                        score = toks.get(i + 1).and_then(|x| x.parse().ok())
+                                    }
+                                    "mate" if i > 0 && toks[i - 1] == "score" => {
+                                        score =
+                                            toks.get(i + 1).and_then(|x| x.parse::<i32>().ok()).map(
+                                                |m| {
+                                                    if m > 0 {
+                                                        30000 - 2 * m
+                                                    } else {
+                                                        -30000 - 2 * m
+                                                    }
+                                                },
+                                            )
+                                    }
+                                    _ => {}
+                                }
+                            }
+                        }
+                        Some("bestmove") => {
+                            let m = t.next().ok_or_else(|| {
+                                EngineError::Protocol("bestmove without a move".into())
+                            })?;
+                            return Ok(EngineMove {
+                                text: m.to_string(),
+                                score,
+                                depth,
+                                elapsed_ms: t0.elapsed().as_millis() as i64,
+                            });
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            Proto::Xboard => {
+                self.send("force");
+                for m in &moves[self.started_moves.min(moves.len())..] {
+                    let m = m.clone();
+                    if self.usermove {
+                        self.send(&format!("usermove {m}"));
+                    } else {
+                        self.send(&m);
+                    }
+                }
+                self.started_moves = moves.len();
+                if mine.per_move.is_none() {
+                    self.send(&format!("time {}", (mine.left / 10).max(1)));
+                    self.send(&format!("otim {}", (theirs.left / 10).max(1)));
+                }
+                self.send("go");
+                loop {
+                    let l = self.recv(deadline)?;
+                    let toks: Vec<&str> = l.split_whitespace().collect();
+                    match toks.first().copied() {
+                        Some("move") => {
+                            let m = toks.get(1).ok_or_else(|| {
+                                EngineError::Protocol("move without a move".into())
+                            })?;
+                            self.started_moves += 1;
+                            return Ok(EngineMove {
+                                text: m.to_string(),
+                                score,
+                                depth,
+                                elapsed_ms: t0.elapsed().as_millis() as i64,
+                            });
+                        }
+                        Some(w) if w.starts_with("Illegal") || w.starts_with("Error") => {
+                            return Err(EngineError::Protocol(l.clone()));
+                        }
+                        Some(d) if d.parse::<i32>().is_ok() && toks.len() >= 4 => {
+                            // Thinking output: depth score time nodes pv.
+                            depth = d.parse().ok();
+                            score = toks[1].parse().ok();
+                        }
+                        _ => {}
+                    }
+                }
+            }
+        }
+    }
+
+    /// Ends the engine: `quit`, then a kill if it does not exit soon.
+    pub fn quit(mut self) {
+        self.send("quit");
+        let deadline = Instant::now() + Duration::from_millis(500);
+        while Instant::now() < deadline {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Drop for EngineProcess {
+    fn drop(&mut self) {
+        if let Ok(None) = self.child.try_wait() {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
+    }
+}
