@@ -35,6 +35,8 @@ pub struct Engine {
     pub ponder: bool,
     /// Chess played with Chess960 castling notation (UCI_Chess960).
     pub chess960: bool,
+    /// Search features switched off (the `Ablation` option, for self-play measurements).
+    pub disabled: u32,
     stop_requested: Arc<AtomicBool>,
     worker: Option<JoinHandle<()>>,
 }
@@ -67,6 +69,7 @@ impl Engine {
             move_overhead: 10,
             ponder: false,
             chess960: false,
+            disabled: 0,
             stop_requested: Arc::new(AtomicBool::new(false)),
             worker: None,
         }
@@ -153,6 +156,7 @@ impl Engine {
     pub fn go(&mut self, mut limits: Limits, mut on_info: InfoSink, on_done: DoneSink) {
         self.stop();
         limits.move_overhead = self.move_overhead;
+        limits.disabled = self.disabled;
         if limits.multipv == 0 {
             limits.multipv = self.multipv;
         }

@@ -85,6 +85,10 @@ fn options(engine: &Engine) -> Vec<UciOptionConfig> {
             name: "Ponder".into(),
             default: Some(false),
         },
+        UciOptionConfig::String {
+            name: "Ablation".into(),
+            default: Some("<empty>".into()),
+        },
     ]
 }
 
@@ -153,6 +157,9 @@ fn set_option(engine: &mut Engine, name: &str, value: Option<&str>) {
             }
             None => Err("Ponder needs true or false".into()),
         },
+        "ablation" => {
+            crate::search::Feature::parse_list(value.unwrap_or("")).map(|b| engine.disabled = b)
+        }
         _ => Err(format!("unknown option '{name}'")),
     };
     if let Err(e) = r {

@@ -48,6 +48,42 @@ pub struct Limits {
     pub multipv: usize,
     /// Safety margin subtracted from the clock (ms).
     pub move_overhead: u64,
+    /// Search features switched off, for measuring what each one gains (bits of [`Feature`]).
+    pub disabled: u32,
+}
+
+/// Search features that can be switched off for self-play measurements.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Feature {
+    NullMove = 1,
+    Lmr = 2,
+    /// Reverse futility, futility and late-move pruning.
+    Pruning = 4,
+    Aspiration = 8,
+}
+
+impl Feature {
+    /// Parses a comma list such as `null,lmr` into bits.
+    pub fn parse_list(s: &str) -> Result<u32, String> {
+        let mut bits = 0;
+        for t in s
+            .split([',', ' '])
+            .filter(|t| !t.is_empty() && *t != "<empty>" && *t != "none")
+        {
+            bits |= match t {
+                "null" => Feature::NullMove as u32,
+                "lmr" => Feature::Lmr as u32,
+                "pruning" => Feature::Pruning as u32,
+                "aspiration" => Feature::Aspiration as u32,
+                _ => {
+                    return Err(format!(
+                        "unknown search feature '{t}' (null, lmr, pruning, aspiration)"
+                    ))
+                }
+            };
+        }
+        Ok(bits)
+    }
 }
 
 /// State shared by all search threads and the protocol.
@@ -382,6 +418,11 @@ impl<'a> Worker<'a> {
         }
     }
 
+    #[inline(always)]
+    fn on(&self, f: Feature) -> bool {
+        self.limits.disabled & f as u32 == 0
+    }
+
     fn null_allowed(&self, pos: &Position) -> bool {
         let v = pos.variant();
         let us = pos.side();
@@ -629,13 +670,15 @@ impl<'a> Worker<'a> {
         let improving = !in_check && ply >= 2 && eval > self.eval_stack[ply - 2];
         if !pv_node && !in_check && ply > 0 {
             // Reverse futility: far above beta at low depth.
-            if depth <= 7
+            if self.on(Feature::Pruning)
+                && depth <= 7
                 && eval - 80 * depth + 30 * improving as i32 >= beta
                 && beta.abs() < MATE_BOUND
             {
                 return eval;
             }
             if null_ok
+                && self.on(Feature::NullMove)
                 && depth >= 3
                 && eval >= beta
                 && beta.abs() < MATE_BOUND
@@ -711,7 +754,14 @@ impl<'a> Worker<'a> {
             };
             // Late-move and futility pruning of quiet moves; a checking move may mate, so
             // it is always searched.
-            if ply > 0 && quiet && !in_check && !gives_check && best > -MATE_BOUND && searched > 0 {
+            if ply > 0
+                && quiet
+                && !in_check
+                && !gives_check
+                && best > -MATE_BOUND
+                && searched > 0
+                && self.on(Feature::Pruning)
+            {
                 if depth <= 6 && nq as i32 > 3 + depth * depth / (2 - improving as i32) {
                     continue;
                 }
@@ -740,7 +790,13 @@ impl<'a> Worker<'a> {
                 );
             } else {
                 let mut r = 0;
-                if depth >= 3 && searched >= 2 && quiet && !in_check && !gives_check {
+                if depth >= 3
+                    && searched >= 2
+                    && quiet
+                    && !in_check
+                    && !gives_check
+                    && self.on(Feature::Lmr)
+                {
                     r = lmr.0[(depth as usize).min(63)][searched.min(63)] as i32;
                     r -= pv_node as i32;
                     r += (!pv_node && cut) as i32;
@@ -891,7 +947,10 @@ pub fn search(
             for pv_idx in 0..multipv {
                 w.seldepth = 0;
                 let mut delta = 30;
-                let (mut a, mut b) = if depth >= 5 && pv_idx == 0 {
+                let (mut a, mut b) = if depth >= 5
+                    && pv_idx == 0
+                    && limits.disabled & Feature::Aspiration as u32 == 0
+                {
                     (prev_score - delta, prev_score + delta)
                 } else {
                     (-INF, INF)
