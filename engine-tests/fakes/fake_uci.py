@@ -1,0 +1,31 @@
+#!/usr/bin/env python3
+"""A scripted UCI engine for referee tests. Behaviour by argument:
+illegal  - answers every go with an illegal move
+hang     - never answers go
+crash    - exits when asked to move
+slow     - sleeps past its clock before answering
+garbage  - answers with a non-move"""
+import sys, time
+
+mode = sys.argv[1] if len(sys.argv) > 1 else "illegal"
+for line in sys.stdin:
+    cmd = line.strip()
+    if cmd == "uci":
+        print("id name fake-" + mode)
+        print("uciok", flush=True)
+    elif cmd == "isready":
+        print("readyok", flush=True)
+    elif cmd.startswith("go"):
+        if mode == "illegal":
+            print("bestmove e2e5", flush=True)
+        elif mode == "hang":
+            pass
+        elif mode == "crash":
+            sys.exit(3)
+        elif mode == "slow":
+            time.sleep(3)
+            print("bestmove e2e4", flush=True)
+        elif mode == "garbage":
+            print("bestmove banana", flush=True)
+    elif cmd == "quit":
+        break

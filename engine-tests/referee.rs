@@ -1,0 +1,184 @@
+//! `lancer match` against scripted fake engines (illegal move, hang, crash, slow,
+//! garbage) and real lancer-vs-lancer games in every variant whose PGN must replay.
+
+use std::process::Command;
+
+fn lancer() -> &'static str {
+    env!("CARGO_BIN_EXE_lancer")
+}
+
+fn fake(mode: &str) -> String {
+    format!(
+        "cmd=python3 {}/engine-tests/fakes/fake_uci.py {mode}",
+        env!("CARGO_MANIFEST_DIR")
+    )
+}
+
+fn run_match(extra: &[&str]) -> (String, String, bool) {
+    let o = Command::new(lancer())
+        .arg("match")
+        .args(extra)
+        .output()
+        .expect("lancer match runs");
+    (
+        String::from_utf8_lossy(&o.stdout).to_string(),
+        String::from_utf8_lossy(&o.stderr).to_string(),
+        o.status.success(),
+    )
+}
+
+fn have_python() -> bool {
+    Command::new("python3")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+#[test]
+fn fake_engines_lose_with_the_reason() {
+    if !have_python() {
+        assert!(std::env::var_os("CI").is_none(), "CI needs python3");
+        return;
+    }
+    let me = format!("cmd={}", lancer());
+    for (mode, reason) in [
+        ("illegal", "makes an illegal move: e2e5"),
+        ("garbage", "makes an illegal move: banana"),
+        ("hang", "loses on time"),
+        ("slow", "loses on time"),
+        ("crash", "connection stalls"),
+    ] {
+        let f = fake(mode);
+        let args = [
+            "-engine",
+            &me,
+            "name=lancer",
+            "-engine",
+            &f,
+            "name=fake",
+            "-each",
+            "proto=uci",
+            "tc=1+0.01",
+            "-games",
+            "2",
+            "-recover",
+        ];
+        let (out, err, ok) = run_match(&args);
+        assert!(ok, "{mode}: {out}\n{err}");
+        assert_eq!(out.matches(reason).count(), 2, "{mode}: {out}");
+        assert!(
+            out.contains("Score of lancer vs fake: 2 - 0 - 0  [1.000] 2"),
+            "{mode}: {out}"
+        );
+        assert!(out.contains("Finished match"), "{mode}: {out}");
+    }
+}
+
+#[test]
+fn bad_arguments_fail_cleanly() {
+    let (_, err, ok) = run_match(&["-engine", "cmd=x"]);
+    assert!(!ok && err.contains("at least two -engine"), "{err}");
+    let me = format!("cmd={}", lancer());
+    let (_, err, ok) = run_match(&[
+        "-engine", &me, "-engine", &me, "-each", "tc=1+0.1", "-variant", "nosuch",
+    ]);
+    assert!(!ok && err.contains("unknown variant 'nosuch'"), "{err}");
+    let (_, err, ok) = run_match(&["-engine", &me, "-engine", &me, "-each", "tc=fast"]);
+    assert!(!ok && err.contains("bad time control 'fast'"), "{err}");
+    let (_, err, ok) = run_match(&[
+        "-engine", &me, "name=a", "-engine", &me, "name=a", "-each", "tc=1",
+    ]);
+    assert!(!ok && err.contains("two engines are named 'a'"), "{err}");
+}
+
+#[test]
+fn lancer_vs_lancer_in_every_variant_replays() {
+    let dir = std::env::temp_dir().join(format!("lancer-referee-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let me = format!("cmd={}", lancer());
+    for v in [
+        "chess",
+        "fischerandom",
+        "fullcavalry",
+        "eightpiece",
+        "eightpiecerandom",
+        "royalstandard",
+        "lighthouse",
+    ] {
+        let pgn = dir.join(format!("{v}.pgn"));
+        let pgn_s = pgn.to_str().unwrap();
+        let (out, err, ok) = run_match(&[
+            "-engine",
+            &me,
+            "name=a",
+            "-engine",
+            &me,
+            "name=b",
+            "-each",
+            "proto=uci",
+            "tc=2+0.05",
+            "-variant",
+            v,
+            "-games",
+            "2",
+            "-concurrency",
+            "2",
+            "-maxmoves",
+            "40",
+            "-pgnout",
+            pgn_s,
+            "-seed",
+            "3",
+        ]);
+        assert!(ok, "{v}: {out}\n{err}");
+        assert_eq!(out.matches("Finished game").count(), 2, "{v}: {out}");
+        for bad in [
+            "illegal move",
+            "loses on time",
+            "connection stalls",
+            "protocol error",
+        ] {
+            assert!(!out.contains(bad), "{v}: {out}");
+        }
+        let o = Command::new(lancer())
+            .args(["pgn-check", pgn_s])
+            .output()
+            .unwrap();
+        assert!(
+            o.status.success(),
+            "{v}: pgn-check: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        let text = std::fs::read_to_string(&pgn).unwrap();
+        if v != "chess" {
+            assert!(text.contains(&format!("[Variant \"{v}\"]")), "{v}");
+        }
+        if v.ends_with("random") {
+            assert!(
+                text.contains("[SetUp \"1\"]") && text.contains("[FEN "),
+                "{v}: random setups carry their FEN"
+            );
+        }
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn pgn_check_reports_the_first_illegal_move() {
+    let dir = std::env::temp_dir().join(format!("lancer-pgncheck-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let f = dir.join("bad.pgn");
+    std::fs::write(
+        &f,
+        "[Event \"x\"]\n[White \"a\"]\n[Black \"b\"]\n[Result \"*\"]\n\n1. e4 {+0.1/3 0.1s} e5 2. Ke3 *\n",
+    )
+    .unwrap();
+    let o = Command::new(lancer())
+        .args(["pgn-check", f.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success());
+    assert!(err.contains("ply 3") && err.contains("Ke3"), "{err}");
+    std::fs::remove_dir_all(&dir).ok();
+}
