@@ -1,5 +1,6 @@
 //! The command line, run as a user would: output format, exit codes, error messages.
 
+mod common;
 use std::process::{Command, Output};
 
 fn lancer(args: &[&str]) -> Output {
@@ -172,15 +173,7 @@ fn broken_variants_file_names_file_and_line() {
 fn variants_and_setups() {
     let o = lancer(&["variants"]);
     let out = stdout(&o);
-    for v in [
-        "chess",
-        "fischerandom",
-        "fullcavalry",
-        "eightpiece",
-        "eightpiecerandom",
-        "royalstandard",
-        "lighthouse",
-    ] {
+    for v in common::VARIANTS {
         assert!(out.lines().any(|l| l.starts_with(v)), "{v} listed");
     }
     let o = lancer(&[

@@ -1,6 +1,7 @@
 //! `lancer match` against scripted fake engines (illegal move, hang, crash, slow,
 //! garbage) and real lancer-vs-lancer games in every variant whose PGN must replay.
 
+mod common;
 use std::process::Command;
 
 fn lancer() -> &'static str {
@@ -96,15 +97,7 @@ fn lancer_vs_lancer_in_every_variant_replays() {
     let dir = std::env::temp_dir().join(format!("lancer-referee-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let me = format!("cmd={}", lancer());
-    for v in [
-        "chess",
-        "fischerandom",
-        "fullcavalry",
-        "eightpiece",
-        "eightpiecerandom",
-        "royalstandard",
-        "lighthouse",
-    ] {
+    for v in common::VARIANTS {
         let pgn = dir.join(format!("{v}.pgn"));
         let pgn_s = pgn.to_str().unwrap();
         let (out, err, ok) = run_match(&[

@@ -1,6 +1,7 @@
 //! UCI tests against the built binary: transcripts in `engine-tests/protocol/uci/`,
 //! plus games of a few plies in every variant and raw-byte abuse.
 
+mod common;
 mod protocol;
 use protocol::*;
 use regex::Regex;
@@ -45,15 +46,7 @@ fn six_plies_in_every_variant() {
     s.send("uci");
     s.expect(&Regex::new("^uciok$").unwrap(), Duration::from_secs(10))
         .unwrap();
-    for v in [
-        "chess",
-        "fischerandom",
-        "fullcavalry",
-        "eightpiece",
-        "eightpiecerandom",
-        "royalstandard",
-        "lighthouse",
-    ] {
+    for v in common::VARIANTS {
         s.send(&format!("setoption name UCI_Variant value {v}"));
         s.send("ucinewgame");
         let mut moves: Vec<String> = Vec::new();

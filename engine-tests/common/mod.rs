@@ -24,3 +24,14 @@ pub fn data_path(rel: &str) -> std::path::PathBuf {
         .join("engine-tests")
         .join(rel)
 }
+
+/// Every built-in variant.
+pub const VARIANTS: [&str; 7] = [
+    "chess",
+    "fischerandom",
+    "fullcavalry",
+    "eightpiece",
+    "eightpiecerandom",
+    "royalstandard",
+    "lighthouse",
+];

@@ -418,6 +418,29 @@ impl<'a> Worker<'a> {
         }
     }
 
+    /// Counts a node and answers what needs no search: a stop, a king already lost,
+    /// a king that can be taken now (king-capture variants).
+    #[inline]
+    fn enter(&mut self, pos: &Position, ply: usize) -> Option<i32> {
+        self.nodes += 1;
+        if ply > self.seldepth {
+            self.seldepth = ply;
+        }
+        if self.should_stop() {
+            return Some(0);
+        }
+        if pos.variant().goal == Goal::KingCapture {
+            let us = pos.side();
+            if pos.king_sq(us).is_none() {
+                return Some(-MATE + ply as i32);
+            }
+            if ply > 0 && pos.king_attacked(us.flip()) {
+                return Some(MATE - ply as i32 - 1);
+            }
+        }
+        None
+    }
+
     #[inline(always)]
     fn on(&self, f: Feature) -> bool {
         self.limits.disabled & f as u32 == 0
@@ -489,23 +512,10 @@ impl<'a> Worker<'a> {
         ply: usize,
         qd: u32,
     ) -> i32 {
-        self.nodes += 1;
-        if ply > self.seldepth {
-            self.seldepth = ply;
-        }
-        if self.should_stop() {
-            return 0;
+        if let Some(score) = self.enter(pos, ply) {
+            return score;
         }
         let v = pos.variant();
-        let us = pos.side();
-        if v.goal == Goal::KingCapture {
-            if pos.king_sq(us).is_none() {
-                return -MATE + ply as i32;
-            }
-            if pos.king_attacked(us.flip()) {
-                return MATE - ply as i32 - 1;
-            }
-        }
         if ply >= MAX_PLY {
             return evaluate(pos);
         }
@@ -603,23 +613,11 @@ impl<'a> Worker<'a> {
         null_ok: bool,
     ) -> i32 {
         let pv_node = beta - alpha > 1;
-        self.nodes += 1;
-        if ply > self.seldepth {
-            self.seldepth = ply;
-        }
-        if self.should_stop() {
-            return 0;
+        if let Some(score) = self.enter(pos, ply) {
+            return score;
         }
         let v = pos.variant();
         let us = pos.side();
-        if v.goal == Goal::KingCapture {
-            if pos.king_sq(us).is_none() {
-                return -MATE + ply as i32;
-            }
-            if ply > 0 && pos.king_attacked(us.flip()) {
-                return MATE - ply as i32 - 1;
-            }
-        }
         let in_check = v.goal == Goal::Checkmate && pos.in_check();
         if ply > 0 {
             if self.is_repetition(pos) {
