@@ -33,6 +33,8 @@ pub enum Command {
     Analyse(AnalyseArgs),
     /// Speak UCI on stdin/stdout (without a subcommand, the first line picks the protocol).
     Uci,
+    /// Speak XBoard / CECP v2 on stdin/stdout.
+    Xboard,
     /// Engine-vs-engine matches with cutechess-cli's options (lancer match -engine cmd=... ...).
     Match(MatchArgs),
     /// Replay a PGN file with the rules core and report the first illegal move.
@@ -282,6 +284,10 @@ pub fn run(cli: Cli) -> Result<(), String> {
         }
         Some(Command::Uci) => {
             crate::protocol::uci::run(None, vs);
+            Ok(())
+        }
+        Some(Command::Xboard) => {
+            crate::protocol::xboard::run(None, vs);
             Ok(())
         }
         None => {

@@ -2,6 +2,7 @@
 
 pub mod board;
 pub mod uci;
+pub mod xboard;
 
 use std::io::BufRead;
 
@@ -18,10 +19,7 @@ pub fn run_auto(variants: crate::rules::Variants) {
         match first.trim() {
             "" => continue,
             "uci" => return uci::run(Some(first.trim().to_string()), variants),
-            "xboard" => {
-                println!("Error (xboard): the XBoard protocol is not available in this build");
-                return;
-            }
+            "xboard" => return xboard::run(Some(first.trim().to_string()), variants),
             other => {
                 println!(
                     "info string error: expected 'uci' or 'xboard', got '{}'",

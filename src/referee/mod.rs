@@ -6,6 +6,7 @@ pub mod engine;
 pub mod pgn;
 pub mod stats;
 
+use crate::protocol::xboard::{parse_xboard_move, xboard_fen, xboard_move};
 use crate::rules::notation::{move_text, parse_move, parse_san};
 use crate::rules::setups::{setup_count, setup_fen};
 use crate::rules::variant::{Start, Variant};
@@ -407,10 +408,14 @@ pub fn play_game(
         Some(start_fen.to_string())
     };
     let mut game = Game::new(start);
+    // Move lists as each protocol wants them: NOTATION.md text (UCI) and XBoard forms (CECP).
     let mut texts: Vec<String> = Vec::new();
+    let mut xb_texts: Vec<String> = Vec::new();
+    let xb_fen = send_fen.as_ref().map(|_| xboard_fen(&start));
     let mut record: Vec<(Move, String)> = Vec::new();
     for &m in pre {
         texts.push(move_text(game.position(), m));
+        xb_texts.push(xboard_move(game.position(), m));
         record.push((m, "book".into()));
         game.play(m);
     }
@@ -421,13 +426,11 @@ pub fn play_game(
     for (i, &id) in ids.iter().enumerate() {
         match EngineProcess::start(&cfg.engines[id], &v.name) {
             Ok(mut e) => {
-                e.new_game(
-                    &v.name,
-                    &v.xboard_name,
-                    send_fen.as_deref(),
-                    &clocks[i],
-                    cfg.tcs[id].moves,
-                );
+                let fen = match e.config.proto {
+                    Proto::Uci => send_fen.as_deref(),
+                    Proto::Xboard => xb_fen.as_deref(),
+                };
+                e.new_game(&v.name, &v.xboard_name, fen, &clocks[i], cfg.tcs[id].moves);
                 engines[i] = Some(e);
             }
             Err(err) => {
@@ -464,14 +467,19 @@ pub fn play_game(
         let side = game.position().side();
         let si = side.idx();
         let (mine, theirs) = (clocks[si], clocks[1 - si]);
-        let fen_for_engine = send_fen.clone();
         let Some(eng) = engines[si].as_mut() else {
             break;
+        };
+        let xboard = eng.config.proto == Proto::Xboard;
+        let (fen_for_engine, list) = if xboard {
+            (xb_fen.clone(), &xb_texts)
+        } else {
+            (send_fen.clone(), &texts)
         };
         let loss = if side == Color::White { "0-1" } else { "1-0" };
         let reply = eng.go(
             fen_for_engine.as_deref(),
-            &texts,
+            list,
             side == Color::White,
             &mine,
             &theirs,
@@ -517,7 +525,14 @@ pub fn play_game(
             break;
         }
         let pos = *game.position();
-        let m = match parse_move(&pos, &em.text).or_else(|_| parse_san(&pos, &em.text)) {
+        let parsed = if xboard {
+            parse_xboard_move(&pos, &em.text).map_err(|_| ())
+        } else {
+            Err(())
+        };
+        let m = match parsed
+            .or_else(|_| parse_move(&pos, &em.text).or_else(|_| parse_san(&pos, &em.text)))
+        {
             Ok(m) => m,
             Err(_) => {
                 outcome = Some((
@@ -550,6 +565,7 @@ pub fn play_game(
             _ => format!("{:.3}s", em.elapsed_ms as f64 / 1000.0),
         };
         texts.push(move_text(&pos, m));
+        xb_texts.push(xboard_move(&pos, m));
         record.push((m, comment));
         game.play(m);
         last_scores[si] = em.score;

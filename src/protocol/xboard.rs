@@ -1,0 +1,1332 @@
+//! XBoard / CECP v2 (PROTOCOLS.md, "XBoard / CECP v2"; long notes in
+//! `reference/xboard-notes.md`).
+//!
+//! Stdin is read on its own thread; its lines and the search's results meet in one
+//! channel, so the engine's own moves are played into the game by the main loop.
+//!
+//! Move text over XBoard differs from NOTATION.md; this module translates both ways:
+//! lancer facings are suffix letters `C D E F G H M O` (N NE E SE S SW W NW, absolute),
+//! a sentry capture is the two legs `c1f4,f4g5`, a sentry edge capture `g5h6z`, the
+//! pass `@@@@`. Known limit: XBoard 4.9.1 cannot show a Royal Standard displacement;
+//! such a capture is sent as a plain move (`b2b5`) while the engine keeps the true
+//! position. Likewise a fullcavalry castling that turns the lancer cannot be written,
+//! so in CECP mode the engine only castles without turning (when it can).
+
+use crate::engine::{Engine, MAX_HASH, MAX_THREADS};
+use crate::rules::bitboard::{file_of, parse_square, square, square_name};
+use crate::rules::notation::parse_move;
+use crate::rules::piece::FACING_NAMES;
+use crate::rules::variant::{Castling, Start};
+use crate::rules::{Color, Game, Kind, Move, MoveList, MoveType, Outcome, Position, Reason};
+use crate::search::{Info, Limits, SearchResult, MATE, MATE_BOUND};
+use std::io::{BufRead, Write};
+use std::sync::mpsc::{channel, Sender};
+
+/// XBoard piece letters of the eight lancer facings (N NE E SE S SW W NW).
+pub const FACING_LETTERS: [char; 8] = ['c', 'd', 'e', 'f', 'g', 'h', 'm', 'o'];
+
+/// The suffix that makes XBoard empty the destination (sentry edge capture).
+const VANISH: char = 'z';
+
+/// Prints one protocol line.
+fn out(line: &str) {
+    let stdout = std::io::stdout();
+    let mut lock = stdout.lock();
+    let _ = writeln!(lock, "{line}");
+    let _ = lock.flush();
+}
+
+fn error(reason: &str, cmd: &str) {
+    out(&format!(
+        "Error ({reason}): {}",
+        cmd.chars().take(80).collect::<String>()
+    ));
+}
+
+// ---------------------------------------------------------------------------
+// Move translation
+
+/// XBoard text of a legal move `m` in `pos`.
+pub fn xboard_move(pos: &Position, m: Move) -> String {
+    let v = pos.variant();
+    let from = m.from();
+    let to = m.to();
+    let facing_letter = |f: u8| FACING_LETTERS[f as usize & 7];
+    match m.move_type() {
+        MoveType::Pass => "@@@@".into(),
+        MoveType::Drop => {
+            let k = m.kind().unwrap_or(Kind::Pawn);
+            let mut s = format!("{}@{}", v.letters[k.idx()], square_name(to));
+            if let Some(f) = m.facing() {
+                s.push(facing_letter(f));
+            }
+            s
+        }
+        MoveType::Castle => {
+            let (kto, pto) = pos.castle_targets(from, to);
+            if v.castling == Castling::Chess960 {
+                if v.has(Kind::Lancer) || v.has(Kind::Jailer) {
+                    // The two-leg king move; XBoard puts the partner beside the king.
+                    format!(
+                        "{}{},{}{}",
+                        square_name(from),
+                        square_name(kto),
+                        square_name(to),
+                        square_name(pto)
+                    )
+                } else if file_of(to) > file_of(from) {
+                    "O-O".into()
+                } else {
+                    "O-O-O".into()
+                }
+            } else {
+                format!("{}{}", square_name(from), square_name(kto))
+            }
+        }
+        MoveType::SentryCapture => format!(
+            "{}{},{}{}",
+            square_name(from),
+            square_name(to),
+            square_name(to),
+            square_name(m.aux())
+        ),
+        MoveType::SentryEdge => format!("{}{}{VANISH}", square_name(from), square_name(to)),
+        MoveType::EnPassant => format!("{}{}", square_name(from), square_name(to)),
+        MoveType::Promotion => {
+            let mut s = format!("{}{}", square_name(from), square_name(to));
+            match (m.kind(), m.facing()) {
+                (_, Some(f)) => s.push(facing_letter(f)),
+                (Some(k), None) => s.push(v.letters[k.idx()].to_ascii_lowercase()),
+                (None, None) => s.push('q'),
+            }
+            s
+        }
+        MoveType::Normal => {
+            // A Royal Standard displacement is sent as the plain capture (XBoard limit).
+            let mut s = format!("{}{}", square_name(from), square_name(to));
+            if let Some(f) = m.facing() {
+                if f != pos.facing_at(from) {
+                    s.push(facing_letter(f));
+                }
+            }
+            s
+        }
+    }
+}
+
+/// Every XBoard-side spelling accepted for `m` (the first is what we print).
+fn accepted_forms(pos: &Position, m: Move) -> Vec<String> {
+    let mut v = vec![xboard_move(pos, m)];
+    let from = m.from();
+    let to = m.to();
+    match m.move_type() {
+        MoveType::Castle => {
+            let (kto, pto) = pos.castle_targets(from, to);
+            let kside = file_of(to) > file_of(from);
+            v.push(if kside { "o-o" } else { "o-o-o" }.into());
+            v.push(format!("{}{}", square_name(from), square_name(kto)));
+            v.push(format!("{}{}", square_name(from), square_name(to)));
+            v.push(format!(
+                "{}{},{}{}",
+                square_name(from),
+                square_name(kto),
+                square_name(to),
+                square_name(pto)
+            ));
+        }
+        MoveType::Normal => {
+            if let Some(f) = m.facing() {
+                if f == pos.facing_at(from) {
+                    v.push(format!(
+                        "{}{}{}",
+                        square_name(from),
+                        square_name(to),
+                        FACING_LETTERS[f as usize]
+                    ));
+                }
+            }
+        }
+        MoveType::SentryEdge => {
+            v.push(format!("{}{}", square_name(from), square_name(to)));
+        }
+        _ => {}
+    }
+    v
+}
+
+/// Parses a move sent by XBoard (or in NOTATION.md move text).
+pub fn parse_xboard_move(pos: &Position, token: &str) -> Result<Move, String> {
+    let want = token.trim().replace('=', "").to_ascii_lowercase();
+    if want.is_empty() {
+        return Err("empty move".into());
+    }
+    let mut list = MoveList::new();
+    pos.legal_moves(&mut list);
+    let mut found: Option<Move> = None;
+    for &m in list.iter() {
+        if accepted_forms(pos, m)
+            .iter()
+            .any(|f| f.to_ascii_lowercase() == want)
+        {
+            // Prefer the move that keeps a lancer's facing (a user's castling = keep).
+            let keeps = |m: Move| match (m.move_type(), m.facing()) {
+                (MoveType::Castle, Some(f)) => f == pos.facing_at(m.to()),
+                _ => true,
+            };
+            match found {
+                None => found = Some(m),
+                Some(old) if !keeps(old) && keeps(m) => found = Some(m),
+                _ => {}
+            }
+        }
+    }
+    if let Some(m) = found {
+        return Ok(m);
+    }
+    parse_move(pos, token).map_err(|_| {
+        let mut l = MoveList::new();
+        pos.legal_moves(&mut l);
+        if l.is_empty() {
+            "no legal moves".to_string()
+        } else {
+            "not a legal move".to_string()
+        }
+    })
+}
+
+// ---------------------------------------------------------------------------
+// FEN translation
+
+/// EFEN → XBoard FEN: lancers as facing letters, piece states dropped, `KQkq`
+/// castling letters when they mean the same.
+pub fn xboard_fen(pos: &Position) -> String {
+    let v = pos.variant();
+    let efen = pos.efen();
+    let mut parts = efen.split(' ');
+    let board = parts.next().unwrap_or("");
+    let rest: Vec<&str> = parts.collect();
+    let lancer = v.letters[Kind::Lancer.idx()];
+    let mut b = String::new();
+    let mut chars = board.chars().peekable();
+    while let Some(c) = chars.next() {
+        if chars.peek() == Some(&'(') {
+            chars.next();
+            let mut state = String::new();
+            for d in chars.by_ref() {
+                if d == ')' {
+                    break;
+                }
+                state.push(d);
+            }
+            if lancer != '\0' && c.to_ascii_uppercase() == lancer {
+                let f = FACING_NAMES.iter().position(|&n| n == state).unwrap_or(0);
+                let l = FACING_LETTERS[f];
+                b.push(if c.is_ascii_uppercase() {
+                    l.to_ascii_uppercase()
+                } else {
+                    l
+                });
+            } else {
+                b.push(c);
+            }
+        } else {
+            b.push(c);
+        }
+    }
+    let mut fields: Vec<String> = rest.iter().map(|s| s.to_string()).collect();
+    // Prefer standard castling letters when they parse back to the same rights.
+    if let Some(c) = fields.get(1).cloned().filter(|_| rest.len() >= 3) {
+        if c != "-" && c.chars().any(|ch| !"KQkq".contains(ch)) {
+            let mut kq = String::new();
+            let k = pos.king_sq(Color::White);
+            let kb = pos.king_sq(Color::Black);
+            for ch in c.chars() {
+                let (king, up) = if ch.is_ascii_uppercase() {
+                    (k, true)
+                } else {
+                    (kb, false)
+                };
+                let file = ch.to_ascii_lowercase() as u8 - b'a';
+                let side = match king {
+                    Some(ks) if file > file_of(ks) => 'k',
+                    _ => 'q',
+                };
+                kq.push(if up { side.to_ascii_uppercase() } else { side });
+            }
+            let cand = format!("{board} {} {kq} {}", rest[0], rest[2..].join(" "));
+            if let Ok(p) = Position::from_efen(v, &cand) {
+                let a: Vec<_> = p.castling_rights().collect();
+                let b2: Vec<_> = pos.castling_rights().collect();
+                if a == b2 {
+                    fields[1] = kq;
+                }
+            }
+        }
+    }
+    if fields.is_empty() {
+        b
+    } else {
+        format!("{b} {}", fields.join(" "))
+    }
+}
+
+/// XBoard FEN → EFEN (lancer letters to `L(facing)`, `[-]` to `[]`).
+pub fn efen_from_xboard(v: &crate::rules::Variant, fen: &str) -> String {
+    let fen = fen.trim();
+    let (board, rest) = fen.split_once(' ').unwrap_or((fen, ""));
+    let lancer = v.letters[Kind::Lancer.idx()];
+    let mut b = String::new();
+    for c in board.chars() {
+        let lc = c.to_ascii_lowercase();
+        match FACING_LETTERS.iter().position(|&l| l == lc) {
+            Some(f) if lancer != '\0' && v.piece_from_char(c).is_none() => {
+                b.push(if c.is_ascii_uppercase() {
+                    lancer
+                } else {
+                    lancer.to_ascii_lowercase()
+                });
+                b.push('(');
+                b.push_str(FACING_NAMES[f]);
+                b.push(')');
+            }
+            _ => b.push(c),
+        }
+    }
+    let b = b.replace("[-]", "[]");
+    if rest.is_empty() {
+        b
+    } else {
+        format!("{b} {rest}")
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Variant presentation
+
+/// The `setup` table and parent, and the `piece` lines, of a variant by rules name.
+fn setup_table(name: &str) -> Option<(&'static str, &'static str, &'static [&'static str])> {
+    const LANCERS: [&str; 8] = [
+        "piece C& x",
+        "piece D& x",
+        "piece E& x",
+        "piece F& x",
+        "piece G& x",
+        "piece H& x",
+        "piece M& x",
+        "piece O& x",
+    ];
+    const FULLCAVALRY: [&str; 9] = [
+        "piece K& KO2",
+        LANCERS[0],
+        LANCERS[1],
+        LANCERS[2],
+        LANCERS[3],
+        LANCERS[4],
+        LANCERS[5],
+        LANCERS[6],
+        LANCERS[7],
+    ];
+    const EIGHTPIECE: [&str; 11] = [
+        "piece K& KO2",
+        LANCERS[0],
+        LANCERS[1],
+        LANCERS[2],
+        LANCERS[3],
+        LANCERS[4],
+        LANCERS[5],
+        LANCERS[6],
+        LANCERS[7],
+        "piece J& x",
+        "piece S& x",
+    ];
+    match name {
+        "fullcavalry" => Some(("PNB.QCDEFGHMOKpnb.qcdefghmok", "fairy", &FULLCAVALRY)),
+        "eightpiece" | "eightpiecerandom" => Some((
+            "PNBRQCDEFGHMO.........S..JKpnbrqcdefghmo.........s..jk",
+            "lion",
+            &EIGHTPIECE,
+        )),
+        "royalstandard" => Some((
+            "..BR...................................S....WK..br...................................s....wk",
+            "fairy",
+            &["piece S& x", "piece W& x"],
+        )),
+        "lighthouse" => Some((
+            "PNBRQ..........~Kpnbrq..........~k",
+            "crazyhouse",
+            &["piece B& BfW"],
+        )),
+        _ => None,
+    }
+}
+
+/// Sends `setup` and `piece` lines for the engine's variant (none for chess and
+/// fischerandom, which XBoard knows).
+fn send_setup(engine: &Engine) {
+    let v = engine.variant;
+    if let Some((table, parent, pieces)) = setup_table(&v.name) {
+        let holdings = if v.drops { 4 } else { 0 };
+        out(&format!(
+            "setup ({table}) {}x{}+{holdings}_{parent} {}",
+            v.width,
+            v.height,
+            xboard_fen(engine.game.start())
+        ));
+        for p in pieces {
+            out(p);
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// The session
+
+enum Event {
+    Line(String),
+    Done(u64, SearchResult),
+    Eof,
+}
+
+struct Session {
+    engine: Engine,
+    tx: Sender<Event>,
+    /// The side the engine plays; `None` in force mode.
+    engine_side: Option<Color>,
+    post: bool,
+    analyzing: bool,
+    /// A move search is running whose result will be played.
+    thinking: bool,
+    /// Generation of the current search; stale results are dropped.
+    gen: u64,
+    /// The game ended (claimed or `result`): no more thinking.
+    over: bool,
+    mps: u32,
+    base_ms: u64,
+    inc_ms: u64,
+    st_ms: Option<u64>,
+    sd: Option<i32>,
+    /// Engine's and opponent's clocks (ms), from `time` / `otim`.
+    time_ms: Option<u64>,
+    otim_ms: Option<u64>,
+    /// The square of the last `lift`, and a sentry's victim after `put` on a cyan square.
+    lifted: Option<u8>,
+    leg: Option<(u8, u8)>,
+    /// `hard`: think on the opponent's time.
+    ponder: bool,
+    /// The expected reply, played into the game while the engine ponders on it.
+    pondering: Option<Move>,
+}
+
+fn claim(o: &Outcome, v: &crate::rules::Variant) -> String {
+    let reason = match o.reason {
+        Reason::Checkmate => format!("{} mates", o.winner.unwrap_or(Color::White).name()),
+        Reason::KingCaptured => format!(
+            "{} captures the king",
+            o.winner.unwrap_or(Color::White).name()
+        ),
+        Reason::Stalemate => "Stalemate".into(),
+        Reason::Repetition => "Draw by repetition".into(),
+        Reason::NMoveRule => format!("{}-move rule", v.n_move_rule / 2),
+        Reason::InsufficientMaterial => "Insufficient material".into(),
+    };
+    format!("{} {{{reason}}}", o.score())
+}
+
+fn xb_score(score: i32) -> i32 {
+    if score >= MATE_BOUND {
+        100000 + (MATE - score + 1) / 2
+    } else if score <= -MATE_BOUND {
+        -100000 - (MATE + score) / 2
+    } else {
+        score
+    }
+}
+
+fn thinking_line(pos: &Position, i: &Info) -> String {
+    let mut p = *pos;
+    let mut pv = Vec::new();
+    for &m in &i.pv {
+        pv.push(xboard_move(&p, m));
+        p.do_move(m);
+    }
+    format!(
+        "{} {} {} {} {}",
+        i.depth,
+        xb_score(i.score),
+        i.time_ms / 10,
+        i.nodes,
+        pv.join(" ")
+    )
+}
+
+fn parse_time_ms(s: &str) -> Option<u64> {
+    // `level` base: minutes, or `min:sec`.
+    match s.split_once(':') {
+        Some((m, sec)) => Some(m.parse::<u64>().ok()? * 60_000 + sec.parse::<u64>().ok()? * 1000),
+        None => s
+            .parse::<f64>()
+            .ok()
+            .filter(|x| x.is_finite() && *x >= 0.0)
+            .map(|x| (x * 60_000.0) as u64),
+    }
+}
+
+impl Session {
+    fn new(engine: Engine, tx: Sender<Event>) -> Session {
+        Session {
+            engine,
+            tx,
+            engine_side: Some(Color::Black),
+            post: false,
+            analyzing: false,
+            thinking: false,
+            gen: 0,
+            over: false,
+            mps: 0,
+            base_ms: 0,
+            inc_ms: 0,
+            st_ms: None,
+            sd: None,
+            time_ms: None,
+            otim_ms: None,
+            lifted: None,
+            leg: None,
+            ponder: false,
+            pondering: None,
+        }
+    }
+
+    /// Stops any search and forgets its result.
+    fn cancel(&mut self) {
+        self.gen += 1;
+        self.thinking = false;
+        self.engine.stop();
+    }
+
+    fn limits(&self) -> Limits {
+        let mut l = Limits::default();
+        let pos = self.engine.game.position();
+        let us = pos.side();
+        l.depth = self.sd;
+        if let Some(st) = self.st_ms {
+            l.movetime = Some(st.max(1));
+        } else {
+            let mine = self.time_ms.or((self.base_ms > 0).then_some(self.base_ms));
+            match mine {
+                Some(t) => {
+                    l.time[us.idx()] = Some(t.max(1));
+                    l.time[us.flip().idx()] = Some(self.otim_ms.unwrap_or(t).max(1));
+                    l.inc = [self.inc_ms; 2];
+                    if self.mps > 0 {
+                        let done = (pos.fullmove().max(1) as u32 - 1) % self.mps;
+                        l.movestogo = Some(self.mps - done);
+                    }
+                }
+                None if self.sd.is_none() => l.movetime = Some(1000),
+                None => {}
+            }
+        }
+        // A fullcavalry castling that turns the lancer cannot be written for XBoard.
+        let mut list = MoveList::new();
+        pos.legal_moves(&mut list);
+        let turning = |m: Move| {
+            m.move_type() == MoveType::Castle
+                && m.facing().is_some_and(|f| f != pos.facing_at(m.to()))
+        };
+        if list.iter().any(|&m| turning(m)) {
+            let rest: Vec<Move> = list.iter().copied().filter(|&m| !turning(m)).collect();
+            if !rest.is_empty() {
+                l.searchmoves = rest;
+            }
+        }
+        l
+    }
+
+    /// Starts thinking on the engine's move (if the game is on and it is its turn).
+    fn think(&mut self) {
+        if self.over || self.engine_side != Some(self.engine.game.position().side()) {
+            return;
+        }
+        if let Some(o) = self.engine.game.outcome() {
+            self.over = true;
+            out(&claim(&o, self.engine.variant));
+            return;
+        }
+        self.cancel();
+        let l = self.limits();
+        self.thinking = true;
+        let gen = self.gen;
+        let tx = self.tx.clone();
+        let post = self.post;
+        self.engine.go(
+            l,
+            Box::new(move |pos, i| {
+                if post {
+                    out(&thinking_line(pos, i))
+                }
+            }),
+            Box::new(move |_, r| {
+                let _ = tx.send(Event::Done(gen, r));
+            }),
+        );
+    }
+
+    fn analyze(&mut self) {
+        self.cancel();
+        if self.engine.game.outcome().is_some() {
+            return;
+        }
+        let l = Limits {
+            infinite: true,
+            ..Limits::default()
+        };
+        self.engine.go(
+            l,
+            Box::new(|pos, i| out(&thinking_line(pos, i))),
+            Box::new(|_, _| {}),
+        );
+    }
+
+    /// After any move: claims the result if the game ended.
+    fn check_end(&mut self) -> bool {
+        if let Some(o) = self.engine.game.outcome() {
+            self.over = true;
+            out(&claim(&o, self.engine.variant));
+            true
+        } else {
+            false
+        }
+    }
+
+    fn done(&mut self, gen: u64, r: SearchResult) {
+        if gen != self.gen || !self.thinking {
+            return;
+        }
+        self.thinking = false;
+        let pos = *self.engine.game.position();
+        match r.best {
+            Some(m) => {
+                out(&format!("move {}", xboard_move(&pos, m)));
+                self.engine.game.play(m);
+                if !self.check_end() {
+                    if let Some(p) = r.ponder {
+                        self.start_ponder(p);
+                    }
+                }
+            }
+            None => {
+                self.check_end();
+            }
+        }
+    }
+
+    /// After the engine's move: plays the expected reply `p` and searches on it.
+    fn start_ponder(&mut self, p: Move) {
+        if !self.ponder || self.analyzing {
+            return;
+        }
+        let mut list = MoveList::new();
+        self.engine.game.position().legal_moves(&mut list);
+        if !list.contains(p) {
+            return;
+        }
+        self.engine.game.play(p);
+        if self.engine.game.outcome().is_some() {
+            self.engine.game.undo();
+            return;
+        }
+        let mut l = self.limits();
+        l.ponder = true;
+        self.gen += 1;
+        self.thinking = true;
+        self.pondering = Some(p);
+        let gen = self.gen;
+        let tx = self.tx.clone();
+        let post = self.post;
+        self.engine.go(
+            l,
+            Box::new(move |pos, i| {
+                if post {
+                    out(&thinking_line(pos, i))
+                }
+            }),
+            Box::new(move |_, r| {
+                let _ = tx.send(Event::Done(gen, r));
+            }),
+        );
+    }
+
+    /// Ends pondering: the search is dropped and the expected reply taken back.
+    fn unponder(&mut self) {
+        if self.pondering.take().is_some() {
+            self.cancel();
+            self.engine.game.undo();
+        }
+    }
+
+    fn new_game(&mut self) {
+        self.cancel();
+        self.analyzing = false;
+        let _ = self.engine.set_variant("chess");
+        self.engine.chess960 = false;
+        self.engine.clear_hash();
+        self.engine_side = Some(Color::Black);
+        self.over = false;
+        self.sd = None;
+        self.st_ms = None;
+        self.time_ms = None;
+        self.otim_ms = None;
+        send_setup(&self.engine);
+    }
+
+    fn variant(&mut self, line: &str, name: &str) {
+        let found = self
+            .engine
+            .variants
+            .all()
+            .iter()
+            .find(|v| v.xboard_name == name || v.name == name)
+            .map(|v| v.name.clone());
+        let Some(vname) = found else {
+            return error("unknown variant", line);
+        };
+        self.cancel();
+        if let Err(e) = self.engine.set_variant(&vname) {
+            return error(&e, line);
+        }
+        // Random setups: a fresh one per game.
+        let v = self.engine.variant;
+        if let Start::Random(r) = &v.start {
+            if v.name != "fischerandom" {
+                use rand::Rng;
+                let n = rand::thread_rng().gen_range(0..crate::rules::setups::setup_count(*r));
+                if let Ok(f) = crate::rules::setups::setup_fen(v, *r, n) {
+                    if let Ok(p) = Position::from_efen(v, &f) {
+                        self.engine.game = Game::new(p);
+                    }
+                }
+            }
+        }
+        self.over = false;
+        send_setup(&self.engine);
+    }
+
+    fn setboard(&mut self, line: &str, fen: &str) {
+        let v = self.engine.effective_variant();
+        let p = Position::from_efen(v, fen)
+            .or_else(|e| Position::from_efen(v, &efen_from_xboard(v, fen)).map_err(|_| e));
+        match p {
+            Ok(p) => {
+                self.cancel();
+                self.engine.game = Game::new(p);
+                self.over = false;
+                if self.analyzing {
+                    self.analyze();
+                }
+            }
+            Err(e) => error(&format!("bad FEN: {e}"), line),
+        }
+    }
+
+    fn usermove(&mut self, tok: &str) {
+        if let Some(p) = self.pondering {
+            let mut g = self.engine.game.clone();
+            g.undo();
+            if parse_xboard_move(g.position(), tok) == Ok(p) {
+                // Ponder hit: the search goes on as the real one.
+                self.pondering = None;
+                self.engine.ponderhit();
+                return;
+            }
+            self.unponder();
+        }
+        let pos = *self.engine.game.position();
+        if self.over && !self.analyzing {
+            return out(&format!("Illegal move (game is over): {tok}"));
+        }
+        let m = match parse_xboard_move(&pos, tok) {
+            Ok(m) => m,
+            Err(e) => return out(&format!("Illegal move ({e}): {tok}")),
+        };
+        self.cancel();
+        self.engine.game.play(m);
+        if self.analyzing {
+            self.analyze();
+            return;
+        }
+        if !self.check_end() {
+            self.think();
+        }
+    }
+
+    /// Colour-FEN of the board with `mark` letters on some squares.
+    fn colour_fen(&self, marks: &[(u8, char)]) -> String {
+        let v = self.engine.variant;
+        let mut ranks = Vec::new();
+        for r in (0..v.height).rev() {
+            let mut s = String::new();
+            let mut empty = 0;
+            for f in 0..v.width {
+                let sq = square(f, r);
+                match marks.iter().find(|(q, _)| *q == sq) {
+                    Some((_, c)) => {
+                        if empty > 0 {
+                            s.push_str(&empty.to_string());
+                            empty = 0;
+                        }
+                        s.push(*c);
+                    }
+                    None => empty += 1,
+                }
+            }
+            if empty > 0 {
+                s.push_str(&empty.to_string());
+            }
+            ranks.push(s);
+        }
+        ranks.join("/")
+    }
+
+    fn lift(&mut self, line: &str, sq: &str) {
+        let pos = *self.engine.game.position();
+        let mut list = MoveList::new();
+        pos.legal_moves(&mut list);
+        // A piece lifted from the holdings (`lift P@`): its drop squares.
+        if let Some(letter) = sq.strip_suffix('@').filter(|l| l.chars().count() == 1) {
+            let v = pos.variant();
+            let l = letter.to_ascii_uppercase();
+            let marks: Vec<(u8, char)> = list
+                .iter()
+                .filter(|m| {
+                    m.move_type() == MoveType::Drop
+                        && m.kind()
+                            .is_some_and(|k| v.letters[k.idx()].to_string() == l)
+                })
+                .map(|m| (m.to(), 'Y'))
+                .collect();
+            self.lifted = None;
+            out(&format!("highlight {}", self.colour_fen(&marks)));
+            return;
+        }
+        let Some(from) = parse_square(sq) else {
+            return error("bad square", line);
+        };
+        let mut marks: Vec<(u8, char)> = Vec::new();
+        let add = |sq: u8, c: char, marks: &mut Vec<(u8, char)>| {
+            if let Some(e) = marks.iter_mut().find(|(q, _)| *q == sq) {
+                // Several moves to one square: cyan (another leg) wins, then magenta (a
+                // choice follows); repeated plain targets (castling with or without a
+                // lancer turn, displacement squares) stay plain.
+                for k in ['C', 'B', 'M'] {
+                    if e.1 == k || c == k {
+                        e.1 = k;
+                        break;
+                    }
+                }
+            } else {
+                marks.push((sq, c));
+            }
+        };
+        if let Some((lfrom, victim)) = self.leg.filter(|&(_, v)| v == from) {
+            // Second leg of a sentry capture: the landing square.
+            for &m in list.iter() {
+                if m.move_type() == MoveType::SentryCapture && m.from() == lfrom && m.to() == victim
+                {
+                    add(m.aux(), 'Y', &mut marks);
+                }
+            }
+            out(&format!("highlight {}", self.colour_fen(&marks)));
+            return;
+        }
+        self.lifted = Some(from);
+        self.leg = None;
+        for &m in list.iter() {
+            if m.from() != from || matches!(m.move_type(), MoveType::Drop | MoveType::Pass) {
+                continue;
+            }
+            match m.move_type() {
+                MoveType::SentryCapture => add(m.to(), 'C', &mut marks),
+                MoveType::SentryEdge => add(m.to(), 'B', &mut marks),
+                MoveType::Castle => {
+                    let (kto, _) = pos.castle_targets(from, m.to());
+                    add(kto, 'Y', &mut marks);
+                }
+                MoveType::Promotion => add(m.to(), 'M', &mut marks),
+                _ => {
+                    let capture = !pos.piece_at(m.to()).is_none();
+                    let turns = m.facing().is_some_and(|f| f != pos.facing_at(from));
+                    let c = if turns {
+                        'M'
+                    } else if capture {
+                        'R'
+                    } else {
+                        'Y'
+                    };
+                    add(m.to(), c, &mut marks);
+                }
+            }
+        }
+        out(&format!("highlight {}", self.colour_fen(&marks)));
+    }
+
+    fn put(&mut self, line: &str, sq: &str) {
+        let Some(to) = parse_square(sq) else {
+            return error("bad square", line);
+        };
+        let Some(from) = self.lifted else {
+            return error("no piece lifted", line);
+        };
+        let pos = *self.engine.game.position();
+        let mut list = MoveList::new();
+        pos.legal_moves(&mut list);
+        let mut letters = String::new();
+        let mut push = |c: char| {
+            if !letters.contains(c) {
+                letters.push(c);
+            }
+        };
+        let keep = pos.facing_at(from);
+        let is_lancer = pos.piece_at(from).kind() == Kind::Lancer;
+        if is_lancer
+            && list
+                .iter()
+                .any(|m| m.from() == from && m.to() == to && m.facing() == Some(keep))
+        {
+            push(FACING_LETTERS[keep as usize].to_ascii_uppercase());
+        }
+        let v = pos.variant();
+        for &m in list.iter() {
+            if m.from() != from || m.to() != to {
+                continue;
+            }
+            match (m.move_type(), m.kind(), m.facing()) {
+                (MoveType::SentryCapture, _, _) => {
+                    self.leg = Some((from, to));
+                }
+                (MoveType::SentryEdge, _, _) => push(VANISH.to_ascii_uppercase()),
+                (MoveType::Promotion, Some(k), None) => push(v.letters[k.idx()]),
+                (MoveType::Promotion, _, Some(f)) | (MoveType::Normal, _, Some(f)) => {
+                    push(FACING_LETTERS[f as usize].to_ascii_uppercase())
+                }
+                _ => {}
+            }
+        }
+        if !letters.is_empty() {
+            out(&format!("choice {letters}"));
+        }
+    }
+
+    /// Handles one line; false on `quit`.
+    fn handle(&mut self, raw: &str) -> bool {
+        let line = raw.trim();
+        if line.is_empty() {
+            return true;
+        }
+        let (cmd, rest) = match line.split_once(char::is_whitespace) {
+            Some((c, r)) => (c, r.trim()),
+            None => (line, ""),
+        };
+        let num = |s: &str| {
+            s.split_whitespace()
+                .next()
+                .and_then(|t| t.parse::<i64>().ok())
+        };
+        // Pondering goes on only through commands that leave the game alone.
+        if self.pondering.is_some()
+            && !matches!(
+                cmd,
+                "usermove"
+                    | "ping"
+                    | "time"
+                    | "otim"
+                    | "post"
+                    | "nopost"
+                    | "hard"
+                    | "accepted"
+                    | "rejected"
+                    | "computer"
+                    | "name"
+                    | "rating"
+                    | "ics"
+                    | "hint"
+                    | "bk"
+                    | "draw"
+                    | "."
+            )
+        {
+            self.unponder();
+        }
+        match cmd {
+            "hard" => self.ponder = true,
+            "easy" => self.ponder = false,
+            "xboard" | "accepted" | "rejected" | "computer" | "name" | "random" | "ics"
+            | "rating" | "draw" | "hint" | "bk" | "hover" | "." | "pause" | "resume" | "nps" => {}
+            // `option NAME=VALUE` (match tools send it unasked): Hash and Threads are
+            // applied; others are ignored without an Error line, which a referee would
+            // read as a protocol failure.
+            "option" => {
+                if let Some((k, v)) = rest.split_once('=') {
+                    if let Ok(n) = v.trim().parse::<usize>() {
+                        match k.trim().to_ascii_lowercase().as_str() {
+                            "hash" => self.engine.set_hash(n.clamp(1, MAX_HASH)),
+                            "threads" => self.engine.threads = n.clamp(1, MAX_THREADS),
+                            _ => {}
+                        }
+                    }
+                }
+            }
+            "protover" => {
+                let names: Vec<String> = self
+                    .engine
+                    .variants
+                    .all()
+                    .iter()
+                    .map(|v| v.xboard_name.clone())
+                    .collect();
+                out(&format!(
+                    "feature ping=1 setboard=1 usermove=1 san=0 time=1 draw=1 sigint=0 sigterm=0 reuse=1 analyze=1 colors=0 memory=1 smp=1 exclude=0 highlight=1 myname=\"lancer {}\" variants=\"{}\" done=1",
+                    env!("CARGO_PKG_VERSION"),
+                    names.join(",")
+                ));
+            }
+            "new" => self.new_game(),
+            "variant" => self.variant(line, rest),
+            "force" => {
+                self.cancel();
+                self.engine_side = None;
+            }
+            "go" => {
+                self.engine_side = Some(self.engine.game.position().side());
+                self.think();
+            }
+            "playother" => {
+                self.cancel();
+                self.engine_side = Some(self.engine.game.position().side().flip());
+            }
+            "white" | "black" => {
+                self.cancel();
+                self.engine_side = Some(if cmd == "white" {
+                    Color::Black
+                } else {
+                    Color::White
+                });
+            }
+            "usermove" => {
+                if rest.is_empty() {
+                    error("missing move", line)
+                } else {
+                    self.usermove(rest)
+                }
+            }
+            "level" => {
+                let t: Vec<&str> = rest.split_whitespace().collect();
+                let parsed = (|| {
+                    if t.len() != 3 {
+                        return None;
+                    }
+                    let mps = t[0].parse::<u32>().ok()?;
+                    let base = parse_time_ms(t[1])?;
+                    let inc = t[2]
+                        .parse::<f64>()
+                        .ok()
+                        .filter(|x| x.is_finite() && *x >= 0.0)?;
+                    Some((mps, base, (inc * 1000.0) as u64))
+                })();
+                match parsed {
+                    Some((mps, base, inc)) => {
+                        self.mps = mps;
+                        self.base_ms = base;
+                        self.inc_ms = inc;
+                        self.st_ms = None;
+                    }
+                    None => error("expected 'level MPS BASE INC'", line),
+                }
+            }
+            "st" => match rest
+                .parse::<f64>()
+                .ok()
+                .filter(|x| x.is_finite() && *x > 0.0)
+            {
+                Some(s) => self.st_ms = Some((s * 1000.0) as u64),
+                None => error("expected seconds", line),
+            },
+            "sd" => match num(rest) {
+                Some(d) if d > 0 => self.sd = Some(d.min(1000) as i32),
+                _ => error("expected a depth", line),
+            },
+            "time" | "otim" => match num(rest) {
+                Some(cs) => {
+                    let ms = (cs.max(1) as u64).saturating_mul(10);
+                    if cmd == "time" {
+                        self.time_ms = Some(ms);
+                    } else {
+                        self.otim_ms = Some(ms);
+                    }
+                }
+                None => error("expected centiseconds", line),
+            },
+            "?" => {
+                if self.thinking {
+                    self.engine.request_stop();
+                }
+            }
+            "ping" => out(&format!("pong {rest}")),
+            "result" => {
+                self.cancel();
+                self.over = true;
+            }
+            "undo" | "remove" => {
+                let n = if cmd == "undo" { 1 } else { 2 };
+                if self.engine.game.moves().len() < n {
+                    return {
+                        error("no move to take back", line);
+                        true
+                    };
+                }
+                self.cancel();
+                for _ in 0..n {
+                    self.engine.game.undo();
+                }
+                self.over = false;
+                if self.analyzing {
+                    self.analyze();
+                }
+            }
+            "post" => self.post = true,
+            "nopost" => self.post = false,
+            "memory" => match num(rest) {
+                Some(mb) if mb > 0 => self.engine.set_hash((mb as usize).min(MAX_HASH)),
+                _ => error("expected megabytes", line),
+            },
+            "cores" => match num(rest) {
+                Some(n) if n > 0 => self.engine.threads = (n as usize).min(MAX_THREADS),
+                _ => error("expected a number of cores", line),
+            },
+            "setboard" => self.setboard(line, rest),
+            "analyze" => {
+                self.analyzing = true;
+                self.engine_side = None;
+                self.analyze();
+            }
+            "exit" => {
+                self.cancel();
+                self.analyzing = false;
+            }
+            "lift" => self.lift(line, rest),
+            "put" => self.put(line, rest),
+            "quit" => {
+                self.cancel();
+                return false;
+            }
+            _ => {
+                // A bare move (XBoard without usermove=1).
+                let pos = *self.engine.game.position();
+                if rest.is_empty() && parse_xboard_move(&pos, cmd).is_ok() {
+                    self.usermove(cmd);
+                } else {
+                    error("unknown command", line);
+                }
+            }
+        }
+        true
+    }
+}
+
+/// The XBoard loop (`first` is the line that selected XBoard, if already read).
+pub fn run(first: Option<String>, variants: crate::rules::Variants) {
+    let (tx, rx) = channel();
+    let mut s = Session::new(Engine::with_variants(variants), tx.clone());
+    if let Some(f) = first {
+        s.handle(&f);
+    }
+    std::thread::spawn(move || {
+        let stdin = std::io::stdin();
+        let mut buf = Vec::new();
+        loop {
+            buf.clear();
+            match stdin.lock().read_until(b'\n', &mut buf) {
+                Ok(0) | Err(_) => break,
+                Ok(_) => {}
+            }
+            let line = String::from_utf8_lossy(&buf).to_string();
+            if tx.send(Event::Line(line)).is_err() {
+                return;
+            }
+        }
+        let _ = tx.send(Event::Eof);
+    });
+    while let Ok(ev) = rx.recv() {
+        match ev {
+            Event::Line(l) => {
+                if !s.handle(&l) {
+                    return;
+                }
+            }
+            Event::Done(g, r) => s.done(g, r),
+            Event::Eof => break,
+        }
+    }
+    s.cancel();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Variants;
+
+    #[test]
+    fn fen_round_trip() {
+        let vs = Variants::builtin();
+        for name in ["fullcavalry", "eightpiece", "royalstandard", "lighthouse"] {
+            let v = vs.get(name).unwrap();
+            let p = Position::from_efen(v, &v.default_start_fen()).unwrap();
+            let x = xboard_fen(&p);
+            let back = Position::from_efen(v, &efen_from_xboard(v, &x)).unwrap();
+            assert_eq!(back.efen(), p.efen(), "{name}: {x}");
+        }
+        let v = vs.get("fullcavalry").unwrap();
+        let p = Position::from_efen(v, &v.default_start_fen()).unwrap();
+        assert!(xboard_fen(&p).starts_with("enbqkbnm/pppppppp/8/8/8/8/PPPPPPPP/ENBQKBNM w KQkq"));
+    }
+
+    #[test]
+    fn fullcavalry_castling_keeps_the_lancer_facing() {
+        let (tx, _rx) = channel();
+        let mut s = Session::new(Engine::new(), tx);
+        s.handle("variant fullcavalry");
+        s.handle("setboard 4k3/8/8/8/8/8/8/4K2L(w) w K - 0 1");
+        let pos = *s.engine.game.position();
+        let mut list = MoveList::new();
+        pos.legal_moves(&mut list);
+        let castles: Vec<Move> = list
+            .iter()
+            .copied()
+            .filter(|m| m.move_type() == MoveType::Castle)
+            .collect();
+        assert!(!castles.is_empty());
+        // The engine searches only castlings that keep the facing.
+        let l = s.limits();
+        let turns = |m: &Move| m.facing().is_some_and(|f| f != pos.facing_at(m.to()));
+        if castles.iter().any(turns) {
+            assert!(!l.searchmoves.is_empty());
+            assert!(!l
+                .searchmoves
+                .iter()
+                .any(|m| m.move_type() == MoveType::Castle && turns(m)));
+        }
+        // A user's castling keeps the facing.
+        let m = parse_xboard_move(&pos, "e1g1").unwrap();
+        assert_eq!(m.move_type(), MoveType::Castle);
+        assert!(!turns(&m));
+        assert_eq!(xboard_move(&pos, m), "e1g1");
+        s.handle("quit");
+    }
+
+    #[test]
+    fn ponder_hit_and_miss() {
+        let (tx, rx) = channel();
+        let mut s = Session::new(Engine::new(), tx);
+        let next_done = |s: &mut Session| loop {
+            match rx.recv_timeout(std::time::Duration::from_secs(30)) {
+                Ok(Event::Done(g, r)) => {
+                    if g == s.gen {
+                        s.done(g, r);
+                        return;
+                    }
+                }
+                Ok(_) => {}
+                Err(e) => panic!("no search result: {e}"),
+            }
+        };
+        s.handle("new");
+        s.handle("hard");
+        s.handle("sd 3");
+        s.handle("usermove e2e4");
+        next_done(&mut s);
+        assert_eq!(
+            s.engine.game.moves().len(),
+            3,
+            "engine move + expected reply"
+        );
+        let p = s.pondering.expect("pondering");
+        // Hit: the user plays the expected move; the search goes on as the real one.
+        let mut g = s.engine.game.clone();
+        g.undo();
+        let text = xboard_move(g.position(), p);
+        s.handle(&format!("usermove {text}"));
+        assert!(s.pondering.is_none());
+        next_done(&mut s);
+        assert_eq!(s.engine.game.moves().len(), 5);
+        // Miss: another move is played instead of the expected one.
+        let p = s.pondering.expect("pondering again");
+        let mut g = s.engine.game.clone();
+        g.undo();
+        let mut list = MoveList::new();
+        g.position().legal_moves(&mut list);
+        let other = list.iter().copied().find(|&m| m != p).unwrap();
+        let text = xboard_move(g.position(), other);
+        s.handle(&format!("usermove {text}"));
+        assert_eq!(s.engine.game.moves()[4], other);
+        next_done(&mut s);
+        assert_eq!(s.engine.game.moves().len(), 7);
+        // Commands that change the game end pondering and take the reply back.
+        s.handle("force");
+        assert!(s.pondering.is_none());
+        assert_eq!(s.engine.game.moves().len(), 6);
+        s.handle("quit");
+    }
+
+    #[test]
+    fn every_legal_move_round_trips() {
+        let vs = Variants::builtin();
+        let cases: &[(&str, &str)] = &[
+            ("chess", "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1"),
+            ("chess", "4k3/1P6/8/8/8/8/6p1/4K3 w - - 0 1"),
+            (
+                "fischerandom",
+                "1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/1R2K1R1 w KQkq - 0 1",
+            ),
+            (
+                "fullcavalry",
+                "l(e)3k2l(w)/8/8/8/8/8/8/L(e)3K2L(w) w KQkq - 0 1",
+            ),
+            ("fullcavalry", "4k3/1P6/8/8/8/8/8/L(ne)3K3 w - - 0 1"),
+            (
+                "eightpiece",
+                "j3k2r/pppppppp/8/8/8/8/PPPPPPPP/J3K2R w KQkq - 0 1",
+            ),
+            ("eightpiece", "4k3/1P6/7p/6S1/5p2/8/8/2S1K3 w - - 0 1"),
+            ("eightpiece", "4k3/8/8/8/8/8/8/3jK3 w - - 0 1"),
+            (
+                "eightpiecerandom",
+                "jl(se)s1k2r/pppppppp/8/8/8/8/PPPPPPPP/JL(ne)S1K2R w HAha - 0 1",
+            ),
+            ("royalstandard", "*k4*/7/7/2s4/1SR4/*K4* w - - 0 1"),
+            ("lighthouse", "bnkr/pppp/4/4/4/4/PPPP/BNKR[PNn] w - - 0 1"),
+        ];
+        let mut checked = 0;
+        for (name, fen) in cases {
+            let v = vs.get(name).unwrap();
+            let Ok(pos) = Position::from_efen(v, fen) else {
+                eprintln!("skipped {name} {fen}");
+                continue;
+            };
+            let mut list = MoveList::new();
+            pos.legal_moves(&mut list);
+            for &m in list.iter() {
+                let turns_castle = m.move_type() == MoveType::Castle
+                    && m.facing().is_some_and(|f| f != pos.facing_at(m.to()));
+                if m.is_displacement() || turns_castle {
+                    continue;
+                }
+                let t = xboard_move(&pos, m);
+                assert_eq!(parse_xboard_move(&pos, &t), Ok(m), "{name} {fen}: {t}");
+                checked += 1;
+            }
+            // The XBoard FEN reads back to the same position.
+            let back = Position::from_efen(v, &efen_from_xboard(v, &xboard_fen(&pos))).unwrap();
+            assert_eq!(back.efen(), pos.efen());
+        }
+        assert!(checked > 200, "{checked}");
+    }
+}
