@@ -60,6 +60,10 @@ pub enum Feature {
     /// Reverse futility, futility and late-move pruning.
     Pruning = 4,
     Aspiration = 8,
+    /// Reverse futility pruning alone.
+    Rfp = 16,
+    /// Futility and late-move pruning of quiet moves alone.
+    Futility = 32,
 }
 
 impl Feature {
@@ -669,6 +673,7 @@ impl<'a> Worker<'a> {
         if !pv_node && !in_check && ply > 0 {
             // Reverse futility: far above beta at low depth.
             if self.on(Feature::Pruning)
+                && self.on(Feature::Rfp)
                 && depth <= 7
                 && eval - 80 * depth + 30 * improving as i32 >= beta
                 && beta.abs() < MATE_BOUND
@@ -759,6 +764,7 @@ impl<'a> Worker<'a> {
                 && best > -MATE_BOUND
                 && searched > 0
                 && self.on(Feature::Pruning)
+                && self.on(Feature::Futility)
             {
                 if depth <= 6 && nq as i32 > 3 + depth * depth / (2 - improving as i32) {
                     continue;
