@@ -9,30 +9,7 @@ use std::time::Duration;
 
 #[test]
 fn uci_transcripts() {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("engine-tests/protocol/uci");
-    let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "txt"))
-        .collect();
-    files.sort();
-    assert!(files.len() >= 5);
-    let mut errs = Vec::new();
-    let mut checks = 0;
-    for f in &files {
-        // Half the transcripts start with `lancer uci`, half with auto-detection.
-        let args: &[&str] = if f.to_string_lossy().contains("auto") {
-            &[]
-        } else {
-            &["uci"]
-        };
-        match run_transcript(f, args) {
-            Ok(n) => checks += n,
-            Err(e) => errs.push(e),
-        }
-    }
-    eprintln!("{} transcripts, {checks} expectations", files.len());
-    assert!(errs.is_empty(), "{}", errs.join("\n"));
+    run_transcript_dir("uci", &["uci"], 5);
 }
 
 /// For every variant: `position startpos moves ...` + `go depth 4`, six plies in a row,

@@ -2,6 +2,7 @@
 //! `engine-tests/protocol/xboard/`, and engine-vs-itself games through two CECP
 //! processes in every variant.
 
+mod common;
 mod protocol;
 use protocol::*;
 use regex::Regex;
@@ -9,30 +10,7 @@ use std::time::Duration;
 
 #[test]
 fn xboard_transcripts() {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("engine-tests/protocol/xboard");
-    let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "txt"))
-        .collect();
-    files.sort();
-    assert!(files.len() >= 5);
-    let mut errs = Vec::new();
-    let mut checks = 0;
-    for f in &files {
-        // Transcripts named `auto` start with auto-detection, the others with `lancer xboard`.
-        let args: &[&str] = if f.to_string_lossy().contains("auto") {
-            &[]
-        } else {
-            &["xboard"]
-        };
-        match run_transcript(f, args) {
-            Ok(n) => checks += n,
-            Err(e) => errs.push(e),
-        }
-    }
-    eprintln!("{} transcripts, {checks} expectations", files.len());
-    assert!(errs.is_empty(), "{}", errs.join("\n"));
+    run_transcript_dir("xboard", &["xboard"], 5);
 }
 
 fn handshake(s: &mut Session, variant: &str) -> Option<String> {
@@ -68,15 +46,7 @@ fn self_play_every_variant() {
     let mv = Regex::new(r"^(move (\S+)|(1-0|0-1|1/2-1/2) \{.*\}|Illegal move.*)$").unwrap();
     let bad = Regex::new(r"^(Illegal move|Error)").unwrap();
     let pong9 = Regex::new("^pong 9$").unwrap();
-    for v in [
-        "normal",
-        "fischerandom",
-        "fullcavalry",
-        "eightpiece",
-        "eightpiecerandom",
-        "royalstandard",
-        "lighthouse",
-    ] {
+    for v in common::VARIANTS.map(|v| if v == "chess" { "normal" } else { v }) {
         let mut a = Session::start(&["xboard"]);
         let mut b = Session::start(&["xboard"]);
         // The first engine's setup goes to the second one as setboard (XBoard's way).

@@ -166,3 +166,34 @@ pub fn run_transcript(path: &std::path::Path, args: &[&str]) -> Result<usize, St
     }
     Ok(checks)
 }
+
+/// Runs every `*.txt` transcript of `engine-tests/protocol/<dir>`; files named `*auto*`
+/// start the engine without arguments (protocol auto-detection), the others with
+/// `args`. Panics with every failure.
+pub fn run_transcript_dir(dir: &str, args: &[&str], min_files: usize) {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("engine-tests/protocol")
+        .join(dir);
+    let mut files: Vec<_> = std::fs::read_dir(&path)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "txt"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= min_files);
+    let mut errs = Vec::new();
+    let mut checks = 0;
+    for f in &files {
+        let a: &[&str] = if f.to_string_lossy().contains("auto") {
+            &[]
+        } else {
+            args
+        };
+        match run_transcript(f, a) {
+            Ok(n) => checks += n,
+            Err(e) => errs.push(e),
+        }
+    }
+    eprintln!("{} transcripts, {checks} expectations", files.len());
+    assert!(errs.is_empty(), "{}", errs.join("\n"));
+}

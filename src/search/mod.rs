@@ -223,6 +223,20 @@ fn ordering_value(k: Kind) -> i32 {
     }
 }
 
+/// Moves the best-scored move of `moves[i..]` to `i` (selection sort, one step) and returns it.
+#[inline]
+fn pick(moves: &mut [Move], scores: &mut [i32], i: usize) -> Move {
+    let mut bi = i;
+    for j in i + 1..moves.len() {
+        if scores[j] > scores[bi] {
+            bi = j;
+        }
+    }
+    moves.swap(i, bi);
+    scores.swap(i, bi);
+    moves[i]
+}
+
 /// Index of a move in the history tables: (from or 64 for drops, to).
 #[inline(always)]
 fn hist_idx(m: Move) -> (usize, usize) {
@@ -556,15 +570,7 @@ impl<'a> Worker<'a> {
         let n = list.len();
         let moves = list.as_mut_slice();
         for i in 0..n {
-            let mut bi = i;
-            for j in i + 1..n {
-                if scores[j] > scores[bi] {
-                    bi = j;
-                }
-            }
-            moves.swap(i, bi);
-            scores.swap(i, bi);
-            let m = moves[i];
+            let m = pick(moves, scores, i);
             let child = pos.after(m);
             let score = -self.qsearch(&child, -beta, -alpha, ply + 1, qd + 1);
             if self.stopped {
@@ -737,15 +743,7 @@ impl<'a> Worker<'a> {
         let lmr = lmr_table();
         let moves = list.as_mut_slice();
         for i in 0..n {
-            let mut bi = i;
-            for j in i + 1..n {
-                if scores[j] > scores[bi] {
-                    bi = j;
-                }
-            }
-            moves.swap(i, bi);
-            scores.swap(i, bi);
-            let m = moves[i];
+            let m = pick(moves, scores, i);
             let capture = is_capture(pos, m);
             let quiet = !capture && m.move_type() != MoveType::Promotion;
             let child = pos.after(m);
