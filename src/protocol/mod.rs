@@ -29,3 +29,12 @@ pub fn run_auto(variants: crate::rules::Variants) {
         }
     }
 }
+
+/// Reads one line from stdin (garbage bytes replaced, never fatal); None at the end.
+pub fn read_line(buf: &mut Vec<u8>) -> Option<String> {
+    buf.clear();
+    match std::io::stdin().lock().read_until(b'\n', buf) {
+        Ok(0) | Err(_) => None,
+        Ok(_) => Some(String::from_utf8_lossy(buf).to_string()),
+    }
+}

@@ -11,7 +11,7 @@ use crate::rules::Position;
 use crate::search::eval::breakdown;
 use crate::search::tt::Bound;
 use crate::search::{uci_score, Info, Limits, SearchResult, MATE, MATE_BOUND};
-use std::io::{BufRead, Write};
+use std::io::Write;
 use vampirc_uci::{MessageList, Serializable, UciInfoAttribute, UciMessage, UciOptionConfig};
 
 /// Prints one protocol line (stdout carries protocol lines only).
@@ -483,16 +483,8 @@ pub fn run(first: Option<String>, variants: crate::rules::Variants) {
             return;
         }
     }
-    let stdin = std::io::stdin();
     let mut buf = Vec::new();
-    loop {
-        buf.clear();
-        match stdin.lock().read_until(b'\n', &mut buf) {
-            Ok(0) | Err(_) => break,
-            Ok(_) => {}
-        }
-        // Garbage bytes are replaced, never fatal.
-        let line = String::from_utf8_lossy(&buf).to_string();
+    while let Some(line) = super::read_line(&mut buf) {
         if !handle(&mut engine, &line) {
             return;
         }

@@ -19,7 +19,7 @@ use crate::rules::piece::FACING_NAMES;
 use crate::rules::variant::{Castling, Start};
 use crate::rules::{Color, Game, Kind, Move, MoveList, MoveType, Outcome, Position, Reason};
 use crate::search::{Info, Limits, SearchResult, MATE, MATE_BOUND};
-use std::io::{BufRead, Write};
+use std::io::Write;
 use std::sync::mpsc::{channel, Sender};
 
 /// XBoard piece letters of the eight lancer facings (N NE E SE S SW W NW).
@@ -555,6 +555,11 @@ impl Session {
         self.cancel();
         let l = self.limits();
         self.thinking = true;
+        self.start_search(l);
+    }
+
+    /// Starts the search of generation `self.gen`; its result comes back as an event.
+    fn start_search(&mut self, l: Limits) {
         let gen = self.gen;
         let tx = self.tx.clone();
         let post = self.post;
@@ -640,20 +645,7 @@ impl Session {
         self.gen += 1;
         self.thinking = true;
         self.pondering = Some(p);
-        let gen = self.gen;
-        let tx = self.tx.clone();
-        let post = self.post;
-        self.engine.go(
-            l,
-            Box::new(move |pos, i| {
-                if post {
-                    out(&thinking_line(pos, i))
-                }
-            }),
-            Box::new(move |_, r| {
-                let _ = tx.send(Event::Done(gen, r));
-            }),
-        );
+        self.start_search(l);
     }
 
     /// Ends pondering: the search is dropped and the expected reply taken back.
@@ -1140,15 +1132,8 @@ pub fn run(first: Option<String>, variants: crate::rules::Variants) {
         s.handle(&f);
     }
     std::thread::spawn(move || {
-        let stdin = std::io::stdin();
         let mut buf = Vec::new();
-        loop {
-            buf.clear();
-            match stdin.lock().read_until(b'\n', &mut buf) {
-                Ok(0) | Err(_) => break,
-                Ok(_) => {}
-            }
-            let line = String::from_utf8_lossy(&buf).to_string();
+        while let Some(line) = super::read_line(&mut buf) {
             if tx.send(Event::Line(line)).is_err() {
                 return;
             }
