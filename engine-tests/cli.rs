@@ -203,3 +203,52 @@ fn variants_and_setups() {
         "7680",
     );
 }
+
+#[test]
+fn openings_are_distinct_balanced_and_replayable() {
+    for v in ["eightpiece", "eightpiecerandom", "lighthouse"] {
+        let o = lancer(&[
+            "openings",
+            "--variant",
+            v,
+            "--count",
+            "12",
+            "--plies",
+            "4",
+            "--depth",
+            "3",
+            "--seed",
+            "5",
+        ]);
+        assert!(o.status.success(), "{v}: {}", stderr(&o));
+        let lines: Vec<String> = stdout(&o).lines().map(str::to_string).collect();
+        assert_eq!(lines.len(), 12, "{v}");
+        let mut uniq = lines.clone();
+        uniq.sort();
+        uniq.dedup();
+        assert_eq!(uniq.len(), 12, "{v}: distinct");
+        for l in &lines {
+            // Each line is a position the engine accepts (perft 1 from it runs).
+            let p = lancer(&["perft", "--variant", v, "--fen", l, "1"]);
+            assert!(p.status.success(), "{v}: {l}: {}", stderr(&p));
+        }
+        let again = lancer(&[
+            "openings",
+            "--variant",
+            v,
+            "--count",
+            "12",
+            "--plies",
+            "4",
+            "--depth",
+            "3",
+            "--seed",
+            "5",
+        ]);
+        assert_eq!(stdout(&again), stdout(&o), "{v}: same seed, same file");
+    }
+    assert_clean_failure(
+        &lancer(&["openings", "--variant", "nosuch"]),
+        "unknown variant",
+    );
+}

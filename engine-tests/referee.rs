@@ -76,6 +76,46 @@ fn fake_engines_lose_with_the_reason() {
 }
 
 #[test]
+fn node_and_depth_limits_reach_the_engine() {
+    if !have_python() {
+        eprintln!("skipped: no python3");
+        return;
+    }
+    let (out, err, ok) = run_match(&[
+        "-engine",
+        &fake("limits"),
+        "name=a",
+        "-engine",
+        &fake("limits"),
+        "name=b",
+        "-each",
+        "proto=uci",
+        "tc=inf",
+        "nodes=1234",
+        "plies=5",
+        "-maxmoves",
+        "1",
+    ]);
+    assert!(ok, "{out}\n{err}");
+    assert!(out.contains("1/2-1/2"), "both limits were sent: {out}");
+    assert!(!out.contains("illegal"), "{out}");
+    let me = format!("cmd={}", lancer());
+    let (_, err, ok) = run_match(&[
+        "-engine",
+        &me,
+        "proto=xboard",
+        "nodes=100",
+        "-engine",
+        &me,
+        "-each",
+        "tc=1",
+    ]);
+    assert!(!ok && err.contains("nodes= needs proto=uci"), "{err}");
+    let (_, err, ok) = run_match(&["-engine", &me, "-engine", &me, "-each", "tc=1", "nodes=x"]);
+    assert!(!ok && err.contains("nodes: 'x' is not a number"), "{err}");
+}
+
+#[test]
 fn bad_arguments_fail_cleanly() {
     let (_, err, ok) = run_match(&["-engine", "cmd=x"]);
     assert!(!ok && err.contains("at least two -engine"), "{err}");

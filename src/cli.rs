@@ -39,6 +39,27 @@ pub enum Command {
     Match(MatchArgs),
     /// Replay a PGN file with the rules core and report the first illegal move.
     PgnCheck(PgnCheckArgs),
+    /// Write balanced opening positions (EPD) for `lancer match -openings`.
+    Openings(OpeningsArgs),
+}
+
+/// `lancer openings`.
+#[derive(Args, Debug)]
+pub struct OpeningsArgs {
+    #[command(flatten)]
+    pub pos: PositionArgs,
+    /// How many distinct positions to write.
+    #[arg(long, default_value_t = 100)]
+    pub count: usize,
+    /// Random legal plies played from the start (random setups are drawn per line).
+    #[arg(long, default_value_t = 6)]
+    pub plies: usize,
+    /// Depth of the search that judges balance.
+    #[arg(long, default_value_t = 6)]
+    pub depth: i32,
+    /// Keep a position only if the search scores it within this many centipawns.
+    #[arg(long, default_value_t = 60)]
+    pub max_score: i32,
 }
 
 /// `lancer match`: cutechess-style options, passed through as they are.
@@ -282,6 +303,7 @@ pub fn run(cli: Cli) -> Result<(), String> {
             println!("{n} games replayed without an illegal move");
             Ok(())
         }
+        Some(Command::Openings(a)) => run_openings(&vs, a),
         Some(Command::Uci) => {
             crate::protocol::uci::run(None, vs);
             Ok(())
@@ -391,6 +413,63 @@ fn run_analyse(vs: &Variants, a: AnalyseArgs) -> Result<(), String> {
             println!("bestmove {}{ponder}", move_text(&pos, m));
         }
         None => println!("bestmove (none)"),
+    }
+    Ok(())
+}
+
+/// Random playouts from the start, kept when a shallow search finds them balanced; one
+/// EFEN per line. The seed (`--seed`, default 1) makes the file reproducible.
+fn run_openings(vs: &Variants, a: OpeningsArgs) -> Result<(), String> {
+    use crate::search::{search, Limits, Shared, MATE_BOUND};
+    let v = vs.get(&a.pos.variant).ok_or_else(|| {
+        format!(
+            "unknown variant '{}' (see 'lancer variants')",
+            a.pos.variant
+        )
+    })?;
+    if a.pos.fen.is_some() || !a.pos.moves.is_empty() {
+        return Err("openings: --fen and --moves are not used here".into());
+    }
+    let mut rng = rand::rngs::StdRng::seed_from_u64(a.pos.seed.unwrap_or(1));
+    let shared = std::sync::Arc::new(Shared::new(16));
+    let limits = Limits {
+        depth: Some(a.depth.clamp(1, 64)),
+        ..Default::default()
+    };
+    let mut seen = std::collections::HashSet::new();
+    let mut list = crate::rules::MoveList::new();
+    let mut tries = 0usize;
+    while seen.len() < a.count {
+        tries += 1;
+        if tries > a.count * 200 + 1000 {
+            return Err(format!(
+                "openings: found only {} balanced positions; try fewer plies or a larger --max-score",
+                seen.len()
+            ));
+        }
+        let mut pos = start_position(v, Some(rng.gen()))?;
+        let mut keys = vec![pos.key()];
+        let mut ok = true;
+        for _ in 0..a.plies {
+            pos.legal_moves(&mut list);
+            if list.is_empty() || pos.outcome().is_some() {
+                ok = false;
+                break;
+            }
+            let m = list.as_slice()[rng.gen_range(0..list.len())];
+            pos.do_move(m);
+            keys.push(pos.key());
+        }
+        if !ok || pos.outcome().is_some() || !seen.insert(pos.key()) {
+            continue;
+        }
+        shared.tt.clear();
+        let r = search(&pos, &keys, &limits, &shared, 1, &mut |_| {});
+        if r.score.abs() > a.max_score.min(MATE_BOUND - 1) {
+            seen.remove(&pos.key());
+            continue;
+        }
+        println!("{}", pos.efen());
     }
     Ok(())
 }

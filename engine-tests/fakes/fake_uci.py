@@ -4,10 +4,12 @@ illegal  - answers every go with an illegal move
 hang     - never answers go
 crash    - exits when asked to move
 slow     - sleeps past its clock before answering
-garbage  - answers with a non-move"""
+garbage  - answers with a non-move
+limits   - plays 1. e4 e5 only if go carries "nodes 1234 depth 5", else an illegal move"""
 import sys, time
 
 mode = sys.argv[1] if len(sys.argv) > 1 else "illegal"
+position = ""
 for line in sys.stdin:
     cmd = line.strip()
     if cmd == "uci":
@@ -15,8 +17,14 @@ for line in sys.stdin:
         print("uciok", flush=True)
     elif cmd == "isready":
         print("readyok", flush=True)
+    elif cmd.startswith("position"):
+        position = cmd
     elif cmd.startswith("go"):
-        if mode == "illegal":
+        if mode == "limits":
+            ok = cmd.endswith(" nodes 1234 depth 5")
+            white = "moves" not in position
+            print("bestmove " + (("e2e4" if white else "e7e5") if ok else "e2e5"), flush=True)
+        elif mode == "illegal":
             print("bestmove e2e5", flush=True)
         elif mode == "hang":
             pass

@@ -24,6 +24,10 @@ pub struct EngineConfig {
     pub tc: Option<String>,
     pub st: Option<f64>,
     pub timemargin: u64,
+    /// Node limit per move (`nodes=`), sent to UCI engines as `go ... nodes N`.
+    pub nodes: Option<u64>,
+    /// Depth limit per move (`plies=`): UCI `go ... depth N`, CECP `sd N`.
+    pub plies: Option<u32>,
 }
 
 /// The clock of one side.
@@ -247,6 +251,9 @@ impl EngineProcess {
                         ));
                     }
                 }
+                if let Some(d) = self.config.plies {
+                    self.send(&format!("sd {d}"));
+                }
                 self.send("post");
             }
         }
@@ -299,6 +306,13 @@ impl EngineProcess {
                         g
                     }
                 };
+                let mut go = go;
+                if let Some(n) = self.config.nodes {
+                    go.push_str(&format!(" nodes {n}"));
+                }
+                if let Some(d) = self.config.plies {
+                    go.push_str(&format!(" depth {d}"));
+                }
                 self.send(&go);
                 loop {
                     let l = self.recv(deadline)?;

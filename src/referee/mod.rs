@@ -298,6 +298,8 @@ pub fn parse_args(args: &[String]) -> Result<MatchConfig, String> {
             tc: None,
             st: None,
             timemargin: 50,
+            nodes: None,
+            plies: None,
         };
         for (k, v) in each.iter().chain(e.iter()) {
             match k.as_str() {
@@ -324,13 +326,27 @@ pub fn parse_args(args: &[String]) -> Result<MatchConfig, String> {
                         .map_err(|_| format!("timemargin: '{v}' is not a number"))?
                 }
                 k if k.starts_with("option.") => cfg.options.push((k[7..].to_string(), v.clone())),
-                "restart" | "trust" | "whitepov" | "ponder" | "nodes" | "plies" | "book"
-                | "bookdepth" => {}
+                "nodes" => {
+                    cfg.nodes = Some(
+                        v.parse()
+                            .map_err(|_| format!("nodes: '{v}' is not a number"))?,
+                    )
+                }
+                "plies" => {
+                    cfg.plies = Some(
+                        v.parse()
+                            .map_err(|_| format!("plies: '{v}' is not a number"))?,
+                    )
+                }
+                "restart" | "trust" | "whitepov" | "ponder" | "book" | "bookdepth" => {}
                 _ => return Err(format!("unknown engine field '{k}'")),
             }
         }
         if cfg.cmd.is_empty() {
             return Err(format!("{}: missing cmd=", cfg.name));
+        }
+        if cfg.nodes.is_some() && cfg.proto == Proto::Xboard {
+            return Err(format!("{}: nodes= needs proto=uci", cfg.name));
         }
         let tc = match (cfg.st, &cfg.tc) {
             (Some(st), _) => TimeControl {
