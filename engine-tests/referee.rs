@@ -132,6 +132,7 @@ fn bad_arguments_fail_cleanly() {
     assert!(!ok && err.contains("two engines are named 'a'"), "{err}");
 }
 
+/// lancer over UCI against lancer over CECP, one game with each colour per variant.
 #[test]
 fn lancer_vs_lancer_in_every_variant_replays() {
     let dir = std::env::temp_dir().join(format!("lancer-referee-{}", std::process::id()));
@@ -147,6 +148,7 @@ fn lancer_vs_lancer_in_every_variant_replays() {
             "-engine",
             &me,
             "name=b",
+            "proto=xboard",
             "-each",
             "proto=uci",
             "tc=2+0.05",

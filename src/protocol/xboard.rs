@@ -14,7 +14,7 @@
 
 use crate::engine::{Engine, MAX_HASH, MAX_THREADS};
 use crate::rules::bitboard::{file_of, parse_square, square, square_name};
-use crate::rules::notation::parse_move;
+use crate::rules::notation::{move_text, parse_move};
 use crate::rules::piece::FACING_NAMES;
 use crate::rules::variant::{Castling, Start};
 use crate::rules::{Color, Game, Kind, Move, MoveList, MoveType, Outcome, Position, Reason};
@@ -111,6 +111,20 @@ pub fn xboard_move(pos: &Position, m: Move) -> String {
             }
             s
         }
+    }
+}
+
+/// The CECP option (a check box, off by default) under which Royal Standard
+/// displacements are written as full move text; `lancer match` switches it on.
+pub const DISPLACEMENT_OPTION: &str = "Displacement moves";
+
+/// `xboard_move`, except that a displacement is written in full (`c3d4,d4e5`): for
+/// peers that know the notation, since the plain form cannot say where the bearer goes.
+pub fn xboard_move_full(pos: &Position, m: Move) -> String {
+    if m.is_displacement() {
+        move_text(pos, m)
+    } else {
+        xboard_move(pos, m)
     }
 }
 
@@ -415,6 +429,8 @@ struct Session {
     ponder: bool,
     /// The expected reply, played into the game while the engine ponders on it.
     pondering: Option<Move>,
+    /// `option Displacement moves=1`: displacements are printed in full move text.
+    full_displacement: bool,
 }
 
 fn claim(o: &Outcome, v: &crate::rules::Variant) -> String {
@@ -442,11 +458,15 @@ fn xb_score(score: i32) -> i32 {
     }
 }
 
-fn thinking_line(pos: &Position, i: &Info) -> String {
+fn thinking_line(pos: &Position, i: &Info, full: bool) -> String {
     let mut p = *pos;
     let mut pv = Vec::new();
     for &m in &i.pv {
-        pv.push(xboard_move(&p, m));
+        pv.push(if full {
+            xboard_move_full(&p, m)
+        } else {
+            xboard_move(&p, m)
+        });
         p.do_move(m);
     }
     format!(
@@ -493,6 +513,7 @@ impl Session {
             leg: None,
             ponder: false,
             pondering: None,
+            full_displacement: false,
         }
     }
 
@@ -563,11 +584,12 @@ impl Session {
         let gen = self.gen;
         let tx = self.tx.clone();
         let post = self.post;
+        let full = self.full_displacement;
         self.engine.go(
             l,
             Box::new(move |pos, i| {
                 if post {
-                    out(&thinking_line(pos, i))
+                    out(&thinking_line(pos, i, full))
                 }
             }),
             Box::new(move |_, r| {
@@ -585,9 +607,10 @@ impl Session {
             infinite: true,
             ..Limits::default()
         };
+        let full = self.full_displacement;
         self.engine.go(
             l,
-            Box::new(|pos, i| out(&thinking_line(pos, i))),
+            Box::new(move |pos, i| out(&thinking_line(pos, i, full))),
             Box::new(|_, _| {}),
         );
     }
@@ -611,7 +634,12 @@ impl Session {
         let pos = *self.engine.game.position();
         match r.best {
             Some(m) => {
-                out(&format!("move {}", xboard_move(&pos, m)));
+                let text = if self.full_displacement {
+                    xboard_move_full(&pos, m)
+                } else {
+                    xboard_move(&pos, m)
+                };
+                out(&format!("move {text}"));
                 self.engine.game.play(m);
                 if !self.check_end() {
                     if let Some(p) = r.ponder {
@@ -958,6 +986,9 @@ impl Session {
             // read as a protocol failure.
             "option" => {
                 if let Some((k, v)) = rest.split_once('=') {
+                    if k.trim().eq_ignore_ascii_case(DISPLACEMENT_OPTION) {
+                        self.full_displacement = v.trim() == "1";
+                    }
                     if let Ok(n) = v.trim().parse::<usize>() {
                         match k.trim().to_ascii_lowercase().as_str() {
                             "hash" => self.engine.set_hash(n.clamp(1, MAX_HASH)),
@@ -976,9 +1007,12 @@ impl Session {
                     .map(|v| v.xboard_name.clone())
                     .collect();
                 out(&format!(
-                    "feature ping=1 setboard=1 usermove=1 san=0 time=1 draw=1 sigint=0 sigterm=0 reuse=1 analyze=1 colors=0 memory=1 smp=1 exclude=0 highlight=1 myname=\"lancer {}\" variants=\"{}\" done=1",
+                    "feature ping=1 setboard=1 usermove=1 san=0 time=1 draw=1 sigint=0 sigterm=0 reuse=1 analyze=1 colors=0 memory=1 smp=1 exclude=0 highlight=1 myname=\"lancer {}\" variants=\"{}\"",
                     env!("CARGO_PKG_VERSION"),
                     names.join(",")
+                ));
+                out(&format!(
+                    "feature option=\"{DISPLACEMENT_OPTION} -check 0\" done=1"
                 ));
             }
             "new" => self.new_game(),

@@ -53,6 +53,8 @@ pub enum EngineError {
     Protocol(String),
 }
 
+use crate::protocol::xboard::DISPLACEMENT_OPTION;
+
 /// A running engine.
 pub struct EngineProcess {
     pub config: EngineConfig,
@@ -61,6 +63,10 @@ pub struct EngineProcess {
     rx: Receiver<String>,
     usermove: bool,
     setboard: bool,
+    /// The engine offered the `Displacement moves` option (lancer does): Royal Standard
+    /// displacements then travel as full move text (`c3d4,d4e5`) both ways, since
+    /// XBoard's plain `c3d4` does not say where the standard-bearer goes.
+    pub full_displacement: bool,
     started_moves: usize,
 }
 
@@ -140,6 +146,7 @@ impl EngineProcess {
             stdin,
             rx,
             usermove: false,
+            full_displacement: false,
             setboard: true,
             started_moves: 0,
         };
@@ -199,10 +206,16 @@ impl EngineProcess {
                         if l.contains("setboard=0") {
                             self.setboard = false;
                         }
+                        if l.contains(&format!("option=\"{DISPLACEMENT_OPTION} -check")) {
+                            self.full_displacement = true;
+                        }
                         if l.contains("done=1") {
                             break;
                         }
                     }
+                }
+                if self.full_displacement {
+                    self.send(&format!("option {DISPLACEMENT_OPTION}=1"));
                 }
                 for (k, v) in self.config.options.clone() {
                     self.send(&format!("option {k}={v}"));

@@ -6,7 +6,7 @@ pub mod engine;
 pub mod pgn;
 pub mod stats;
 
-use crate::protocol::xboard::{parse_xboard_move, xboard_fen, xboard_move};
+use crate::protocol::xboard::{parse_xboard_move, xboard_fen, xboard_move, xboard_move_full};
 use crate::rules::notation::{move_text, parse_move, parse_san};
 use crate::rules::setups::{setup_count, setup_fen};
 use crate::rules::variant::{Start, Variant};
@@ -427,11 +427,13 @@ pub fn play_game(
     // Move lists as each protocol wants them: NOTATION.md text (UCI) and XBoard forms (CECP).
     let mut texts: Vec<String> = Vec::new();
     let mut xb_texts: Vec<String> = Vec::new();
+    let mut xb_full: Vec<String> = Vec::new();
     let xb_fen = send_fen.as_ref().map(|_| xboard_fen(&start));
     let mut record: Vec<(Move, String)> = Vec::new();
     for &m in pre {
         texts.push(move_text(game.position(), m));
         xb_texts.push(xboard_move(game.position(), m));
+        xb_full.push(xboard_move_full(game.position(), m));
         record.push((m, "book".into()));
         game.play(m);
     }
@@ -487,7 +489,9 @@ pub fn play_game(
             break;
         };
         let xboard = eng.config.proto == Proto::Xboard;
-        let (fen_for_engine, list) = if xboard {
+        let (fen_for_engine, list) = if xboard && eng.full_displacement {
+            (xb_fen.clone(), &xb_full)
+        } else if xboard {
             (xb_fen.clone(), &xb_texts)
         } else {
             (send_fen.clone(), &texts)
@@ -582,6 +586,7 @@ pub fn play_game(
         };
         texts.push(move_text(&pos, m));
         xb_texts.push(xboard_move(&pos, m));
+        xb_full.push(xboard_move_full(&pos, m));
         record.push((m, comment));
         game.play(m);
         last_scores[si] = em.score;
