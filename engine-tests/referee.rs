@@ -99,6 +99,41 @@ fn node_and_depth_limits_reach_the_engine() {
     assert!(ok, "{out}\n{err}");
     assert!(out.contains("1/2-1/2"), "both limits were sent: {out}");
     assert!(!out.contains("illegal"), "{out}");
+    // cutechess spellings: arg= (one argument each), depth= for plies=, -srand for
+    // -seed, initstr= lines after the handshake, and -debug printing the traffic.
+    let script = format!(
+        "{}/engine-tests/fakes/fake_uci.py",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let (out, err, ok) = run_match(&[
+        "-engine",
+        "cmd=python3",
+        &format!("arg={script}"),
+        "arg=limits",
+        "name=a",
+        "initstr=isready",
+        "-engine",
+        &fake("limits"),
+        "name=b",
+        "-each",
+        "proto=uci",
+        "tc=inf",
+        "nodes=1234",
+        "depth=5",
+        "-maxmoves",
+        "1",
+        "-srand",
+        "9",
+        "-debug",
+    ]);
+    assert!(ok, "{out}\n{err}");
+    assert!(out.contains("1/2-1/2"), "{out}");
+    assert!(
+        out.contains(">a: go wtime") && out.contains("nodes 1234 depth 5"),
+        "{out}"
+    );
+    assert!(out.contains("<b: bestmove e7e5"), "{out}");
+    assert!(out.contains(">a: isready"), "initstr: {out}");
     let me = format!("cmd={}", lancer());
     let (_, err, ok) = run_match(&[
         "-engine",
@@ -113,6 +148,46 @@ fn node_and_depth_limits_reach_the_engine() {
     assert!(!ok && err.contains("nodes= needs proto=uci"), "{err}");
     let (_, err, ok) = run_match(&["-engine", &me, "-engine", &me, "-each", "tc=1", "nodes=x"]);
     assert!(!ok && err.contains("nodes: 'x' is not a number"), "{err}");
+}
+
+/// The move texts cutechess-cli 1.5.1 was seen to accept and reject (notes in
+/// shared/reference/cutechess-notes.md, section 4) get the same verdict here.
+#[test]
+fn move_text_verdicts_agree_with_cutechess() {
+    if !have_python() {
+        eprintln!("skipped: no python3");
+        return;
+    }
+    let accepted = ["e2e4", "e2e4!", "e2e4x", "Nf3", "Nf3+", "g1f3?"];
+    let rejected = ["e2e4n", "e2-e4", "e2e4,e4e5", "0000", "e2e5"];
+    for (text, ok) in accepted
+        .iter()
+        .map(|t| (t, true))
+        .chain(rejected.iter().map(|t| (t, false)))
+    {
+        let (out, err, _) = run_match(&[
+            "-engine",
+            &format!("{} {text}", fake("say")),
+            "name=a",
+            "-engine",
+            &format!("{} e7e5", fake("say")),
+            "name=b",
+            "-each",
+            "proto=uci",
+            "tc=inf",
+            "-maxmoves",
+            "1",
+        ]);
+        let illegal = format!("{{White makes an illegal move: {text}}}");
+        if ok {
+            assert!(
+                out.contains("1/2-1/2") && !out.contains("illegal"),
+                "{text}: {out}{err}"
+            );
+        } else {
+            assert!(out.contains(&illegal), "{text}: {out}{err}");
+        }
+    }
 }
 
 #[test]

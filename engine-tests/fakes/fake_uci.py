@@ -5,7 +5,8 @@ hang     - never answers go
 crash    - exits when asked to move
 slow     - sleeps past its clock before answering
 garbage  - answers with a non-move
-limits   - plays 1. e4 e5 only if go carries "nodes 1234 depth 5", else an illegal move"""
+limits   - plays 1. e4 e5 only if go carries "nodes 1234 depth 5", else an illegal move
+say TEXT - answers every go with bestmove TEXT"""
 import sys, time
 
 mode = sys.argv[1] if len(sys.argv) > 1 else "illegal"
@@ -24,6 +25,8 @@ for line in sys.stdin:
             ok = cmd.endswith(" nodes 1234 depth 5")
             white = "moves" not in position
             print("bestmove " + (("e2e4" if white else "e7e5") if ok else "e2e5"), flush=True)
+        elif mode == "say":
+            print("bestmove " + sys.argv[2], flush=True)
         elif mode == "illegal":
             print("bestmove e2e5", flush=True)
         elif mode == "hang":

@@ -28,7 +28,16 @@ pub struct EngineConfig {
     pub nodes: Option<u64>,
     /// Depth limit per move (`plies=`): UCI `go ... depth N`, CECP `sd N`.
     pub plies: Option<u32>,
+    /// Extra command-line arguments (`arg=`, in order).
+    pub args: Vec<String>,
+    /// Lines sent right after the handshake (`initstr=`; `\n` separates lines).
+    pub initstr: Vec<String>,
+    /// `-debug`: every line to and from the engine is printed.
+    pub debug: bool,
 }
+
+/// When the referee started (the time stamps of `-debug` lines).
+static START: std::sync::LazyLock<Instant> = std::sync::LazyLock::new(Instant::now);
 
 /// The clock of one side.
 #[derive(Clone, Copy, Debug)]
@@ -112,6 +121,7 @@ impl EngineProcess {
             .ok_or_else(|| format!("{}: empty cmd", config.name))?;
         let mut cmd = Command::new(prog);
         cmd.args(&argv[1..])
+            .args(&config.args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null());
@@ -152,11 +162,21 @@ impl EngineProcess {
         };
         e.handshake(variant)
             .map_err(|err| format!("{}: handshake failed: {err:?}", config.name))?;
+        for l in config.initstr.clone() {
+            e.send(&l);
+        }
         Ok(e)
     }
 
     fn send(&mut self, line: &str) {
         log::debug!("{} < {line}", self.config.name);
+        if self.config.debug {
+            println!(
+                "{} >{}: {line}",
+                START.elapsed().as_millis(),
+                self.config.name
+            );
+        }
         let _ = writeln!(self.stdin, "{line}");
         let _ = self.stdin.flush();
     }
@@ -166,6 +186,9 @@ impl EngineProcess {
         match self.rx.recv_timeout(left) {
             Ok(l) => {
                 log::debug!("{} > {l}", self.config.name);
+                if self.config.debug {
+                    println!("{} <{}: {l}", START.elapsed().as_millis(), self.config.name);
+                }
                 Ok(l)
             }
             Err(RecvTimeoutError::Timeout) => Err(EngineError::Timeout),

@@ -123,6 +123,7 @@ fn kv(tok: &str) -> Result<(&str, &str), String> {
 /// Parses cutechess-style arguments.
 pub fn parse_args(args: &[String]) -> Result<MatchConfig, String> {
     let mut engines: Vec<Vec<(String, String)>> = Vec::new();
+    let mut debug = false;
     let mut each: Vec<(String, String)> = Vec::new();
     let mut c = MatchConfig {
         engines: Vec::new(),
@@ -203,7 +204,7 @@ pub fn parse_args(args: &[String]) -> Result<MatchConfig, String> {
                 let v = vals(&mut i);
                 c.pgnout = Some(v.first().ok_or("-pgnout needs a file")?.clone());
             }
-            "-seed" => c.seed = num(one(&mut i, "-seed")?, "-seed")?,
+            "-seed" | "-srand" => c.seed = num(one(&mut i, &opt)?, &opt)?,
             "-maxmoves" => c.maxmoves = Some(num(one(&mut i, "-maxmoves")?, "-maxmoves")? as u32),
             "-recover" => c.recover = true,
             "-event" => c.event = one(&mut i, "-event")?,
@@ -279,7 +280,11 @@ pub fn parse_args(args: &[String]) -> Result<MatchConfig, String> {
                 }
                 c.resign = Some((mc, sc));
             }
-            "-debug" | "-ratinginterval" | "-outcomeinterval" | "-wait" | "-tournament" => {
+            "-debug" => {
+                let _ = vals(&mut i);
+                debug = true;
+            }
+            "-ratinginterval" | "-outcomeinterval" | "-wait" | "-tournament" => {
                 let _ = vals(&mut i);
             }
             other => return Err(format!("unknown option '{other}'")),
@@ -300,6 +305,9 @@ pub fn parse_args(args: &[String]) -> Result<MatchConfig, String> {
             timemargin: 50,
             nodes: None,
             plies: None,
+            args: Vec::new(),
+            initstr: Vec::new(),
+            debug,
         };
         for (k, v) in each.iter().chain(e.iter()) {
             match k.as_str() {
@@ -332,10 +340,17 @@ pub fn parse_args(args: &[String]) -> Result<MatchConfig, String> {
                             .map_err(|_| format!("nodes: '{v}' is not a number"))?,
                     )
                 }
-                "plies" => {
+                "arg" => cfg.args.push(v.clone()),
+                "initstr" => cfg.initstr.extend(
+                    v.split("\\n")
+                        .map(str::trim)
+                        .filter(|l| !l.is_empty())
+                        .map(String::from),
+                ),
+                "plies" | "depth" => {
                     cfg.plies = Some(
                         v.parse()
-                            .map_err(|_| format!("plies: '{v}' is not a number"))?,
+                            .map_err(|_| format!("{k}: '{v}' is not a number"))?,
                     )
                 }
                 "restart" | "trust" | "whitepov" | "ponder" | "book" | "bookdepth" => {}
@@ -550,9 +565,13 @@ pub fn play_game(
         } else {
             Err(())
         };
-        let m = match parsed
-            .or_else(|_| parse_move(&pos, &em.text).or_else(|_| parse_san(&pos, &em.text)))
-        {
+        // As cutechess: SAN, or long algebraic once the decorations `x=+#!?` are dropped.
+        let bare: String = em.text.chars().filter(|c| !"x=+#!?".contains(*c)).collect();
+        let m = match parsed.or_else(|_| {
+            parse_move(&pos, &em.text)
+                .or_else(|_| parse_san(&pos, &em.text))
+                .or_else(|_| parse_move(&pos, &bare))
+        }) {
             Ok(m) => m,
             Err(_) => {
                 outcome = Some((
