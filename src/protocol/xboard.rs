@@ -10,7 +10,9 @@
 //! pass `@@@@`. Known limit: XBoard 4.9.1 cannot show a Royal Standard displacement;
 //! such a capture is sent as a plain move (`b2b5`) while the engine keeps the true
 //! position. Likewise a fullcavalry castling that turns the lancer cannot be written,
-//! so in CECP mode the engine only castles without turning (when it can).
+//! so in CECP mode the engine only castles without turning (when it can). A peer that
+//! reads NOTATION.md move text (`lancer match`) sets the option `Full move text`, and
+//! those moves then travel in move text both ways.
 
 use crate::engine::{Engine, MAX_HASH, MAX_THREADS};
 use crate::rules::bitboard::{file_of, parse_square, square, square_name};
@@ -114,14 +116,22 @@ pub fn xboard_move(pos: &Position, m: Move) -> String {
     }
 }
 
-/// The CECP option (a check box, off by default) under which Royal Standard
-/// displacements are written as full move text; `lancer match` switches it on.
-pub const DISPLACEMENT_OPTION: &str = "Displacement moves";
+/// The CECP option (a check box, off by default) under which the moves XBoard's
+/// forms cannot carry are written in NOTATION.md move text; `lancer match` sets it.
+pub const FULL_TEXT_OPTION: &str = "Full move text";
 
-/// `xboard_move`, except that a displacement is written in full (`c3d4,d4e5`): for
-/// peers that know the notation, since the plain form cannot say where the bearer goes.
+/// Whether XBoard's form of `m` loses information: a Royal Standard displacement
+/// (where the bearer goes) or a fullcavalry castling that turns the lancer.
+pub fn lossy_for_xboard(pos: &Position, m: Move) -> bool {
+    m.is_displacement()
+        || (m.move_type() == MoveType::Castle
+            && m.facing().is_some_and(|f| f != pos.facing_at(m.to())))
+}
+
+/// `xboard_move`, except that a move XBoard cannot express is written in move text
+/// (`c3d4,d4e5`, a castling with its facing): for peers that know NOTATION.md.
 pub fn xboard_move_full(pos: &Position, m: Move) -> String {
-    if m.is_displacement() {
+    if lossy_for_xboard(pos, m) {
         move_text(pos, m)
     } else {
         xboard_move(pos, m)
@@ -429,8 +439,8 @@ struct Session {
     ponder: bool,
     /// The expected reply, played into the game while the engine ponders on it.
     pondering: Option<Move>,
-    /// `option Displacement moves=1`: displacements are printed in full move text.
-    full_displacement: bool,
+    /// `option Full move text=1`: moves XBoard cannot express go out in move text.
+    full_text: bool,
 }
 
 fn claim(o: &Outcome, v: &crate::rules::Variant) -> String {
@@ -513,7 +523,7 @@ impl Session {
             leg: None,
             ponder: false,
             pondering: None,
-            full_displacement: false,
+            full_text: false,
         }
     }
 
@@ -547,14 +557,12 @@ impl Session {
                 None => {}
             }
         }
-        // A fullcavalry castling that turns the lancer cannot be written for XBoard.
+        // A fullcavalry castling that turns the lancer cannot be written for XBoard
+        // (unless the peer reads move text).
         let mut list = MoveList::new();
         pos.legal_moves(&mut list);
-        let turning = |m: Move| {
-            m.move_type() == MoveType::Castle
-                && m.facing().is_some_and(|f| f != pos.facing_at(m.to()))
-        };
-        if list.iter().any(|&m| turning(m)) {
+        let turning = |m: Move| m.move_type() == MoveType::Castle && lossy_for_xboard(&pos, m);
+        if !self.full_text && list.iter().any(|&m| turning(m)) {
             let rest: Vec<Move> = list.iter().copied().filter(|&m| !turning(m)).collect();
             if !rest.is_empty() {
                 l.searchmoves = rest;
@@ -584,7 +592,7 @@ impl Session {
         let gen = self.gen;
         let tx = self.tx.clone();
         let post = self.post;
-        let full = self.full_displacement;
+        let full = self.full_text;
         self.engine.go(
             l,
             Box::new(move |pos, i| {
@@ -607,7 +615,7 @@ impl Session {
             infinite: true,
             ..Limits::default()
         };
-        let full = self.full_displacement;
+        let full = self.full_text;
         self.engine.go(
             l,
             Box::new(move |pos, i| out(&thinking_line(pos, i, full))),
@@ -634,7 +642,7 @@ impl Session {
         let pos = *self.engine.game.position();
         match r.best {
             Some(m) => {
-                let text = if self.full_displacement {
+                let text = if self.full_text {
                     xboard_move_full(&pos, m)
                 } else {
                     xboard_move(&pos, m)
@@ -986,8 +994,8 @@ impl Session {
             // read as a protocol failure.
             "option" => {
                 if let Some((k, v)) = rest.split_once('=') {
-                    if k.trim().eq_ignore_ascii_case(DISPLACEMENT_OPTION) {
-                        self.full_displacement = v.trim() == "1";
+                    if k.trim().eq_ignore_ascii_case(FULL_TEXT_OPTION) {
+                        self.full_text = v.trim() == "1";
                     }
                     if let Ok(n) = v.trim().parse::<usize>() {
                         match k.trim().to_ascii_lowercase().as_str() {
@@ -1012,7 +1020,7 @@ impl Session {
                     names.join(",")
                 ));
                 out(&format!(
-                    "feature option=\"{DISPLACEMENT_OPTION} -check 0\" done=1"
+                    "feature option=\"{FULL_TEXT_OPTION} -check 0\" done=1"
                 ));
             }
             "new" => self.new_game(),
@@ -1333,9 +1341,12 @@ mod tests {
             let mut list = MoveList::new();
             pos.legal_moves(&mut list);
             for &m in list.iter() {
-                let turns_castle = m.move_type() == MoveType::Castle
-                    && m.facing().is_some_and(|f| f != pos.facing_at(m.to()));
-                if m.is_displacement() || turns_castle {
+                if lossy_for_xboard(&pos, m) {
+                    assert_eq!(
+                        parse_xboard_move(&pos, &xboard_move_full(&pos, m)),
+                        Ok(m),
+                        "{name} {fen}: full text"
+                    );
                     continue;
                 }
                 let t = xboard_move(&pos, m);

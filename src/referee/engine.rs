@@ -62,7 +62,7 @@ pub enum EngineError {
     Protocol(String),
 }
 
-use crate::protocol::xboard::DISPLACEMENT_OPTION;
+use crate::protocol::xboard::FULL_TEXT_OPTION;
 
 /// A running engine.
 pub struct EngineProcess {
@@ -72,10 +72,10 @@ pub struct EngineProcess {
     rx: Receiver<String>,
     usermove: bool,
     setboard: bool,
-    /// The engine offered the `Displacement moves` option (lancer does): Royal Standard
-    /// displacements then travel as full move text (`c3d4,d4e5`) both ways, since
-    /// XBoard's plain `c3d4` does not say where the standard-bearer goes.
-    pub full_displacement: bool,
+    /// The engine offered the `Full move text` option (lancer does): the moves XBoard's
+    /// forms cannot carry (a Royal Standard displacement, a castling that turns the
+    /// lancer) then travel in NOTATION.md move text both ways.
+    pub full_text: bool,
     started_moves: usize,
 }
 
@@ -156,7 +156,7 @@ impl EngineProcess {
             stdin,
             rx,
             usermove: false,
-            full_displacement: false,
+            full_text: false,
             setboard: true,
             started_moves: 0,
         };
@@ -229,16 +229,16 @@ impl EngineProcess {
                         if l.contains("setboard=0") {
                             self.setboard = false;
                         }
-                        if l.contains(&format!("option=\"{DISPLACEMENT_OPTION} -check")) {
-                            self.full_displacement = true;
+                        if l.contains(&format!("option=\"{FULL_TEXT_OPTION} -check")) {
+                            self.full_text = true;
                         }
                         if l.contains("done=1") {
                             break;
                         }
                     }
                 }
-                if self.full_displacement {
-                    self.send(&format!("option {DISPLACEMENT_OPTION}=1"));
+                if self.full_text {
+                    self.send(&format!("option {FULL_TEXT_OPTION}=1"));
                 }
                 for (k, v) in self.config.options.clone() {
                     self.send(&format!("option {k}={v}"));

@@ -504,7 +504,7 @@ pub fn play_game(
             break;
         };
         let xboard = eng.config.proto == Proto::Xboard;
-        let (fen_for_engine, list) = if xboard && eng.full_displacement {
+        let (fen_for_engine, list) = if xboard && eng.full_text {
             (xb_fen.clone(), &xb_full)
         } else if xboard {
             (xb_fen.clone(), &xb_texts)
