@@ -561,7 +561,7 @@ impl Session {
         // (unless the peer reads move text).
         let mut list = MoveList::new();
         pos.legal_moves(&mut list);
-        let turning = |m: Move| m.move_type() == MoveType::Castle && lossy_for_xboard(&pos, m);
+        let turning = |m: Move| m.move_type() == MoveType::Castle && lossy_for_xboard(pos, m);
         if !self.full_text && list.iter().any(|&m| turning(m)) {
             let rest: Vec<Move> = list.iter().copied().filter(|&m| !turning(m)).collect();
             if !rest.is_empty() {
