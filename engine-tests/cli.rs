@@ -207,7 +207,7 @@ fn variants_and_setups() {
 #[test]
 fn openings_are_distinct_balanced_and_replayable() {
     for v in ["eightpiece", "eightpiecerandom", "lighthouse"] {
-        let o = lancer(&[
+        let args = [
             "openings",
             "--variant",
             v,
@@ -219,7 +219,8 @@ fn openings_are_distinct_balanced_and_replayable() {
             "3",
             "--seed",
             "5",
-        ]);
+        ];
+        let o = lancer(&args);
         assert!(o.status.success(), "{v}: {}", stderr(&o));
         let lines: Vec<String> = stdout(&o).lines().map(str::to_string).collect();
         assert_eq!(lines.len(), 12, "{v}");
@@ -232,19 +233,7 @@ fn openings_are_distinct_balanced_and_replayable() {
             let p = lancer(&["perft", "--variant", v, "--fen", l, "1"]);
             assert!(p.status.success(), "{v}: {l}: {}", stderr(&p));
         }
-        let again = lancer(&[
-            "openings",
-            "--variant",
-            v,
-            "--count",
-            "12",
-            "--plies",
-            "4",
-            "--depth",
-            "3",
-            "--seed",
-            "5",
-        ]);
+        let again = lancer(&args);
         assert_eq!(stdout(&again), stdout(&o), "{v}: same seed, same file");
     }
     assert_clean_failure(

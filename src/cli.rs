@@ -153,6 +153,15 @@ pub struct VariantsArgs {
     pub seed: Option<u64>,
 }
 
+fn unknown_variant(name: &str) -> String {
+    format!("unknown variant '{name}' (see 'lancer variants')")
+}
+
+/// The variant called `name`, or the error to print.
+fn variant(vs: &Variants, name: &str) -> Result<&'static Variant, String> {
+    vs.get(name).ok_or_else(|| unknown_variant(name))
+}
+
 /// Loads the variants (built-in, with the user file merged over it).
 pub fn load_variants(file: Option<&str>) -> Result<Variants, String> {
     match file {
@@ -185,9 +194,7 @@ pub fn start_position(v: &'static Variant, seed: Option<u64>) -> Result<Position
 
 /// Builds the position a command starts from.
 pub fn build_position(vs: &Variants, a: &PositionArgs) -> Result<Position, String> {
-    let v = vs
-        .get(&a.variant)
-        .ok_or_else(|| format!("unknown variant '{}' (see 'lancer variants')", a.variant))?;
+    let v = variant(vs, &a.variant)?;
     let mut pos = match &a.fen {
         Some(f) => Position::from_efen(v, f).map_err(|e| format!("bad EFEN: {e}"))?,
         None => start_position(v, a.seed)?,
@@ -322,12 +329,7 @@ pub fn run(cli: Cli) -> Result<(), String> {
 fn run_analyse(vs: &Variants, a: AnalyseArgs) -> Result<(), String> {
     use crate::rules::notation::san;
     use crate::search::{search, uci_score, Limits, Shared};
-    let v = vs.get(&a.pos.variant).ok_or_else(|| {
-        format!(
-            "unknown variant '{}' (see 'lancer variants')",
-            a.pos.variant
-        )
-    })?;
+    let v = variant(vs, &a.pos.variant)?;
     let mut pos = match &a.pos.fen {
         Some(f) => Position::from_efen(v, f).map_err(|e| format!("bad EFEN: {e}"))?,
         None => start_position(v, a.pos.seed)?,
@@ -421,12 +423,7 @@ fn run_analyse(vs: &Variants, a: AnalyseArgs) -> Result<(), String> {
 /// EFEN per line. The seed (`--seed`, default 1) makes the file reproducible.
 fn run_openings(vs: &Variants, a: OpeningsArgs) -> Result<(), String> {
     use crate::search::{search, Limits, Shared, MATE_BOUND};
-    let v = vs.get(&a.pos.variant).ok_or_else(|| {
-        format!(
-            "unknown variant '{}' (see 'lancer variants')",
-            a.pos.variant
-        )
-    })?;
+    let v = variant(vs, &a.pos.variant)?;
     if a.pos.fen.is_some() || !a.pos.moves.is_empty() {
         return Err("openings: --fen and --moves are not used here".into());
     }
