@@ -190,6 +190,43 @@ fn move_text_verdicts_agree_with_cutechess() {
     }
 }
 
+/// -resign and -draw count as cutechess counts (per engine move, with its score).
+#[test]
+fn resign_and_draw_adjudication() {
+    if !have_python() {
+        eprintln!("skipped: no python3");
+        return;
+    }
+    let play = |white_cp: &str, extra: &[&str]| {
+        let w = format!("{} {white_cp} g1f3 f3g1", fake("cycle"));
+        let b = format!("{} 0 g8f6 f6g8", fake("cycle"));
+        let mut args = vec!["-engine", &w, "name=a", "-engine", &b, "name=b"];
+        args.extend_from_slice(&["-each", "proto=uci", "tc=inf"]);
+        args.extend_from_slice(extra);
+        let (out, err, ok) = run_match(&args);
+        assert!(ok, "{out}{err}");
+        out
+    };
+    // White's own score is -600 on each of its moves: it loses after its third.
+    let out = play("-600", &["-resign", "movecount=3", "score=500"]);
+    assert!(out.contains("0-1 {Black wins by adjudication}"), "{out}");
+    // Two-sided: Black's 0 is no winning score, so nobody resigns; the game ends by
+    // repetition instead.
+    let out = play(
+        "-600",
+        &["-resign", "movecount=3", "score=500", "twosided=true"],
+    );
+    assert!(out.contains("1/2-1/2 {Draw by 3-fold repetition}"), "{out}");
+    // Both at 0: a draw once 2 moves are played and 2 moves a side were within 10 cp.
+    let out = play("0", &["-draw", "movenumber=2", "movecount=2", "score=10"]);
+    assert!(out.contains("1/2-1/2 {Draw by adjudication}"), "{out}");
+    // Beyond the score: no draw adjudication.
+    let out = play("50", &["-draw", "movenumber=2", "movecount=2", "score=10"]);
+    assert!(out.contains("{Draw by 3-fold repetition}"), "{out}");
+    let out = play("0", &["-maxmoves", "1"]);
+    assert!(out.contains("1/2-1/2 {Draw by adjudication}"), "{out}");
+}
+
 #[test]
 fn bad_arguments_fail_cleanly() {
     let (_, err, ok) = run_match(&["-engine", "cmd=x"]);

@@ -6,7 +6,8 @@ crash    - exits when asked to move
 slow     - sleeps past its clock before answering
 garbage  - answers with a non-move
 limits   - plays 1. e4 e5 only if go carries "nodes 1234 depth 5", else an illegal move
-say TEXT - answers every go with bestmove TEXT"""
+say TEXT - answers every go with bestmove TEXT
+cycle CP M1 M2 ... - reports score cp CP and plays its moves in turn, round and round"""
 import sys, time
 
 mode = sys.argv[1] if len(sys.argv) > 1 else "illegal"
@@ -25,6 +26,11 @@ for line in sys.stdin:
             ok = cmd.endswith(" nodes 1234 depth 5")
             white = "moves" not in position
             print("bestmove " + (("e2e4" if white else "e7e5") if ok else "e2e5"), flush=True)
+        elif mode == "cycle":
+            played = len(position.split(" moves ")[1].split()) if " moves " in position else 0
+            mine = sys.argv[3:]
+            print("info depth 5 score cp " + sys.argv[2], flush=True)
+            print("bestmove " + mine[(played // 2) % len(mine)], flush=True)
         elif mode == "say":
             print("bestmove " + sys.argv[2], flush=True)
         elif mode == "illegal":

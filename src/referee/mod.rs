@@ -100,7 +100,8 @@ pub struct MatchConfig {
     pub sprt: Option<Sprt>,
     pub maxmoves: Option<u32>,
     pub draw: Option<(u32, u32, i32)>,
-    pub resign: Option<(u32, i32)>,
+    /// `-resign movecount= score= twosided=`.
+    pub resign: Option<(u32, i32, bool)>,
     pub seed: u64,
     pub recover: bool,
     pub event: String,
@@ -268,17 +269,27 @@ pub fn parse_args(args: &[String]) -> Result<MatchConfig, String> {
                 c.draw = Some((mn, mc, sc));
             }
             "-resign" => {
-                let (mut mc, mut sc) = (1, 0);
+                let (mut mc, mut sc, mut two) = (1, 0, false);
                 for t in vals(&mut i) {
                     let (k, v) = kv(&t)?;
                     match k {
                         "movecount" => mc = num(v.into(), k)? as u32,
                         "score" => sc = num(v.into(), k)? as i32,
-                        "twosided" => {}
+                        "twosided" => {
+                            two = match v {
+                                "true" => true,
+                                "false" => false,
+                                _ => {
+                                    return Err(format!(
+                                        "-resign twosided: '{v}' is not true/false"
+                                    ))
+                                }
+                            }
+                        }
                         _ => return Err(format!("-resign: unknown field '{k}'")),
                     }
                 }
-                c.resign = Some((mc, sc));
+                c.resign = Some((mc, sc, two));
             }
             "-debug" => {
                 let _ = vals(&mut i);
@@ -478,9 +489,10 @@ pub fn play_game(
             }
         }
     }
+    // Adjudication counters, kept as cutechess keeps them: per engine move.
     let mut resign_count = [0u32; 2];
+    let mut win_count = [0u32; 2];
     let mut draw_count = 0u32;
-    let mut last_scores = [None::<i32>; 2];
     while outcome.is_none() {
         if let Some(o) = game.outcome() {
             outcome = Some((o.score(), reason_text(&o, v), "normal", None));
@@ -490,7 +502,7 @@ pub fn play_game(
             if game.moves().len() as u32 >= 2 * mm {
                 outcome = Some((
                     "1/2-1/2",
-                    "Draw by adjudication: maximum moves".into(),
+                    "Draw by adjudication".into(),
                     "adjudication",
                     None,
                 ));
@@ -608,39 +620,52 @@ pub fn play_game(
         xb_full.push(xboard_move_full(&pos, m));
         record.push((m, comment));
         game.play(m);
-        last_scores[si] = em.score;
-        // Resign and draw adjudication on the engines' own scores.
-        if let (Some((count, score)), Some(s)) = (cfg.resign, em.score) {
-            if s <= -score {
-                resign_count[si] += 1;
-                if resign_count[si] >= count {
-                    outcome = Some((
-                        loss,
-                        format!("{} resigns", side_name(side)),
-                        "adjudication",
-                        None,
-                    ));
-                }
-            } else {
-                resign_count[si] = 0;
-            }
-        }
-        if let Some((movenumber, count, score)) = cfg.draw {
-            let both_small = last_scores
-                .iter()
-                .all(|s| s.is_some_and(|x| x.abs() <= score));
-            if game.position().fullmove() as u32 >= movenumber && both_small {
-                draw_count += 1;
-                if draw_count >= 2 * count {
-                    outcome = Some((
-                        "1/2-1/2",
-                        "Draw by adjudication".into(),
-                        "adjudication",
-                        None,
-                    ));
-                }
-            } else {
+        // Resign and draw adjudication on the engines' own scores, as cutechess does
+        // it: an irreversible move or a move without a score restarts the draw count;
+        // the draw needs `movecount` moves a side within the score once `movenumber`
+        // moves are played; a resignation needs `movecount` moves of one engine at or
+        // below -score (and, two-sided, as many of the other at or above +score).
+        match em.score {
+            None => {
                 draw_count = 0;
+                resign_count[si] = 0;
+                win_count[si] = 0;
+            }
+            Some(s) => {
+                if game.position().halfmove() == 0 {
+                    draw_count = 0;
+                }
+                if let Some((movenumber, count, score)) = cfg.draw {
+                    draw_count = if s.abs() <= score { draw_count + 1 } else { 0 };
+                    if movenumber > 0
+                        && game.moves().len() as u32 / 2 >= movenumber
+                        && draw_count >= 2 * count
+                    {
+                        outcome = Some((
+                            "1/2-1/2",
+                            "Draw by adjudication".into(),
+                            "adjudication",
+                            None,
+                        ));
+                        continue;
+                    }
+                }
+                if let Some((count, score, two_sided)) = cfg.resign {
+                    resign_count[si] = if s <= -score { resign_count[si] + 1 } else { 0 };
+                    win_count[si] = if s >= score { win_count[si] + 1 } else { 0 };
+                    if count > 0
+                        && resign_count[si] >= count
+                        && (!two_sided || win_count[1 - si] >= count)
+                    {
+                        let winner = side_name(side.flip());
+                        outcome = Some((
+                            loss,
+                            format!("{winner} wins by adjudication"),
+                            "adjudication",
+                            None,
+                        ));
+                    }
+                }
             }
         }
     }
