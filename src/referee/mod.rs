@@ -1019,7 +1019,7 @@ mod tests {
             (4, true, "lighthouse", 7)
         );
         assert_eq!(c.draw, Some((40, 8, 10)));
-        assert_eq!(c.resign, Some((3, 900)));
+        assert_eq!(c.resign, Some((3, 900, false)));
         assert!(parse_args(&["-engine".into(), "cmd=x".into()]).is_err());
     }
 }
