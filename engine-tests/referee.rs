@@ -227,6 +227,41 @@ fn resign_and_draw_adjudication() {
     assert!(out.contains("1/2-1/2 {Draw by adjudication}"), "{out}");
 }
 
+/// A CECP engine that reads move text gets the start as EFEN: XBoard's FEN would lose
+/// the frozen mark, and the engine would then capture the king with a frozen bearer.
+#[test]
+fn cecp_peer_keeps_frozen_bearers() {
+    let dir = std::env::temp_dir().join(format!("lancer-frozen-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let epd = dir.join("frozen.epd");
+    std::fs::write(&epd, "*5*/7/7/3k3/3S(f)3/*K4* w - - 0 1\n").unwrap();
+    let me = format!("cmd={}", lancer());
+    let (out, err, ok) = run_match(&[
+        "-engine",
+        &me,
+        "name=cecp",
+        "proto=xboard",
+        "-engine",
+        &me,
+        "name=uci",
+        "-each",
+        "tc=10+0.1",
+        "plies=3",
+        "-variant",
+        "royalstandard",
+        "-openings",
+        &format!("file={}", epd.display()),
+        "-maxmoves",
+        "2",
+    ]);
+    std::fs::remove_dir_all(&dir).ok();
+    assert!(ok, "{out}{err}");
+    assert!(
+        out.contains("Finished game 1") && !out.contains("illegal"),
+        "{out}"
+    );
+}
+
 #[test]
 fn bad_arguments_fail_cleanly() {
     let (_, err, ok) = run_match(&["-engine", "cmd=x"]);

@@ -89,6 +89,51 @@ pub struct EngineMove {
     pub elapsed_ms: i64,
 }
 
+/// CECP `edit` mode commands that set up an XBoard FEN, for engines without
+/// `setboard` (as XBoard does it: a dummy move first when Black is to move, since
+/// `edit` keeps the side to move; castling rights follow from the piece placement).
+pub fn edit_commands(fen: &str, usermove: bool) -> Vec<String> {
+    let mut f = fen.split_whitespace();
+    let board = f.next().unwrap_or("");
+    let black_to_move = f.next() == Some("b");
+    let ranks: Vec<&str> = board.split('/').collect();
+    let mut white = Vec::new();
+    let mut black = Vec::new();
+    for (i, rank) in ranks.iter().enumerate() {
+        let r = ranks.len() - i;
+        let mut file = 0u8;
+        let mut digits = String::new();
+        for c in rank.chars() {
+            if c.is_ascii_digit() {
+                digits.push(c);
+                continue;
+            }
+            file += digits.parse::<u8>().unwrap_or(0);
+            digits.clear();
+            if c.is_ascii_alphabetic() {
+                let sq = format!("{}{}{r}", c.to_ascii_uppercase(), (b'a' + file) as char);
+                if c.is_ascii_uppercase() {
+                    white.push(sq);
+                } else {
+                    black.push(sq);
+                }
+            }
+            file += 1;
+        }
+    }
+    let mut out = Vec::new();
+    if black_to_move {
+        out.push(if usermove { "usermove a2a3" } else { "a2a3" }.to_string());
+    }
+    out.push("edit".into());
+    out.push("#".into());
+    out.extend(white);
+    out.push("c".into());
+    out.extend(black);
+    out.push(".".into());
+    out
+}
+
 fn split_cmd(cmd: &str) -> Vec<String> {
     // Quotes group words: cmd="lancer --variants my.ini".
     let mut out = Vec::new();
@@ -273,6 +318,10 @@ impl EngineProcess {
                 if let Some(f) = start {
                     if self.setboard {
                         self.send(&format!("setboard {f}"));
+                    } else {
+                        for l in edit_commands(f, self.usermove) {
+                            self.send(&l);
+                        }
                     }
                 }
                 match clock.per_move {
@@ -461,5 +510,24 @@ impl Drop for EngineProcess {
             let _ = self.child.kill();
             let _ = self.child.wait();
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn edit_mode_sets_up_a_fen() {
+        let l = edit_commands("4k3/8/8/8/8/8/4P3/R3K3 b Q - 0 1", false);
+        assert_eq!(
+            l,
+            ["a2a3", "edit", "#", "Pe2", "Ra1", "Ke1", "c", "Ke8", "."].map(String::from)
+        );
+        let l = edit_commands("rn2k3/8/8/8/8/8/8/4K2R w K - 0 1", true);
+        assert_eq!(
+            l,
+            ["edit", "#", "Ke1", "Rh1", "c", "Ra8", "Nb8", "Ke8", "."].map(String::from)
+        );
     }
 }

@@ -470,8 +470,11 @@ pub fn play_game(
     for (i, &id) in ids.iter().enumerate() {
         match EngineProcess::start(&cfg.engines[id], &v.name) {
             Ok(mut e) => {
+                // A peer that reads move text also reads EFEN, which keeps what XBoard's
+                // FEN drops (frozen standard-bearers, lancer-corner castling rights).
                 let fen = match e.config.proto {
                     Proto::Uci => send_fen.as_deref(),
+                    Proto::Xboard if e.full_text => send_fen.as_deref(),
                     Proto::Xboard => xb_fen.as_deref(),
                 };
                 e.new_game(&v.name, &v.xboard_name, fen, &clocks[i], cfg.tcs[id].moves);
@@ -517,7 +520,7 @@ pub fn play_game(
         };
         let xboard = eng.config.proto == Proto::Xboard;
         let (fen_for_engine, list) = if xboard && eng.full_text {
-            (xb_fen.clone(), &xb_full)
+            (send_fen.clone(), &xb_full)
         } else if xboard {
             (xb_fen.clone(), &xb_texts)
         } else {
