@@ -114,6 +114,35 @@ pub fn xboard_move(pos: &Position, m: Move) -> String {
     }
 }
 
+/// The legal moves of `pos` whose XBoard text (`xboard_move`) parses back as the
+/// same move: the ones the engine may play over CECP without the two sides of the
+/// protocol parting.
+pub fn xboard_writable(pos: &Position) -> Vec<Move> {
+    let mut list = MoveList::new();
+    pos.legal_moves(&mut list);
+    list.iter()
+        .copied()
+        .filter(|&m| parse_xboard_move(pos, &xboard_move(pos, m)) == Ok(m))
+        .collect()
+}
+
+/// The squares of the standard-bearers XBoard has lost: XBoard 4.9.1 shows a
+/// displacement as the plain capture, so the bearer vanishes from its board while
+/// it stands on its displacement square in the game.
+pub fn hidden_bearers(game: &Game) -> Vec<u8> {
+    let mut ghosts: Vec<u8> = Vec::new();
+    for &m in game.moves() {
+        if m.is_displacement() {
+            ghosts.retain(|&s| s != m.to());
+            ghosts.push(m.aux());
+        } else if !m.is_pass() {
+            // (A hidden bearer never moves over CECP, but stay exact if it does.)
+            ghosts.retain(|&s| s != m.from() && s != m.to());
+        }
+    }
+    ghosts
+}
+
 /// Every XBoard-side spelling accepted for `m` (the first is what we print).
 fn accepted_forms(pos: &Position, m: Move) -> Vec<String> {
     let mut v = vec![xboard_move(pos, m)];
@@ -526,18 +555,21 @@ impl Session {
                 None => {}
             }
         }
-        // A fullcavalry castling that turns the lancer cannot be written for XBoard.
+        // Only moves whose XBoard text reads back as the same move: a fullcavalry
+        // castling that turns the lancer cannot be written, and a Royal Standard
+        // displacement travels as the plain capture, which the other side (another
+        // engine behind XBoard) reads as the first displacement square.
+        // And no move of a standard-bearer XBoard no longer shows: it removed the
+        // bearer at its displacement, so it would call that move invalid.
         let mut list = MoveList::new();
         pos.legal_moves(&mut list);
-        let turning = |m: Move| {
-            m.move_type() == MoveType::Castle
-                && m.facing().is_some_and(|f| f != pos.facing_at(m.to()))
-        };
-        if list.iter().any(|&m| turning(m)) {
-            let rest: Vec<Move> = list.iter().copied().filter(|&m| !turning(m)).collect();
-            if !rest.is_empty() {
-                l.searchmoves = rest;
-            }
+        let ghosts = hidden_bearers(&self.engine.game);
+        let rest: Vec<Move> = xboard_writable(pos)
+            .into_iter()
+            .filter(|m| m.is_pass() || !ghosts.contains(&m.from()))
+            .collect();
+        if rest.len() < list.len() && !rest.is_empty() {
+            l.searchmoves = rest;
         }
         l
     }
@@ -1204,6 +1236,51 @@ mod tests {
         assert_eq!(m.move_type(), MoveType::Castle);
         assert!(!turns(&m));
         assert_eq!(xboard_move(&pos, m), "e1g1");
+        s.handle("quit");
+    }
+
+    #[test]
+    fn royalstandard_displacements_are_played_in_the_form_the_receiver_reads() {
+        let (tx, _rx) = channel();
+        let mut s = Session::new(Engine::new(), tx);
+        s.handle("variant royalstandard");
+        // The start position: the a2 bishop may capture its own b1 bearer and put
+        // it on a2 or c2; over XBoard both are the plain `a2b1`.
+        s.handle("force");
+        let pos = *s.engine.game.position();
+        let mut list = MoveList::new();
+        pos.legal_moves(&mut list);
+        let disp: Vec<Move> = list
+            .iter()
+            .copied()
+            .filter(|m| m.is_displacement() && square_name(m.from()) == "a2")
+            .collect();
+        assert!(disp.len() >= 2, "{disp:?}");
+        let l = s.limits();
+        let allowed: Vec<&Move> = disp.iter().filter(|m| l.searchmoves.contains(m)).collect();
+        // Exactly one of them is searched: the one `usermove a2b1` means.
+        assert_eq!(allowed.len(), 1, "{allowed:?}");
+        assert_eq!(parse_xboard_move(&pos, "a2b1"), Ok(*allowed[0]));
+        // Ordinary moves stay searchable.
+        assert!(l.searchmoves.len() > disp.len());
+        // After the plain `a2b1` XBoard no longer shows the b1 bearer; the engine
+        // keeps it on its displacement square but never moves it.
+        s.handle("usermove a2b1");
+        s.handle("usermove c6c5");
+        s.handle("usermove d2c2");
+        s.handle("usermove c5c4");
+        let ghost = allowed[0].aux();
+        assert_eq!(hidden_bearers(&s.engine.game), vec![ghost]);
+        let pos = *s.engine.game.position();
+        let mut list = MoveList::new();
+        pos.legal_moves(&mut list);
+        assert!(
+            list.iter().any(|m| m.from() == ghost),
+            "the bearer may move"
+        );
+        let l = s.limits();
+        assert!(!l.searchmoves.is_empty());
+        assert!(!l.searchmoves.iter().any(|m| m.from() == ghost));
         s.handle("quit");
     }
 
