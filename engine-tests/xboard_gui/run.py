@@ -166,6 +166,7 @@ def read(path):
     return re.sub(r"(?<=[^\n\d])\d+ >(?:first|second) *: ", "", text)
 
 
+ENGINE_MOVE = re.compile(P + r"<(?:first|second) *: *move ", re.M)
 RESULT = re.compile(r'\[Result "(1-0|0-1|1/2-1/2)"\]')
 BAD = re.compile(
     r"Illegal move|^(?:\d+ )?<(first|second) *: *Error|tellusererror|"
@@ -198,13 +199,19 @@ def play_variant(env, lancer, pieces, out, work, name):
     with open(os.path.join(work, f"{tag}.out"), "w") as log:
         p = xboard(env, args, log)
         pgn_path = os.path.join(work, f"{tag}.pgn")
+        debug_path = os.path.join(work, f"{tag}.debug")
         pgn = ""
+        early = False
         try:
             while time.time() - t0 < GAME_TIMEOUT:
                 time.sleep(0.5)
                 pgn = read(pgn_path)
                 if RESULT.search(pgn) or p.poll() is not None:
                     break
+                # A second screenshot after ten moves, with most pieces still on.
+                if not early and len(ENGINE_MOVE.findall(read(debug_path))) >= 10:
+                    screenshot(env, os.path.join(out, f"{name}-move10.png"))
+                    early = True
             time.sleep(1.0)  # let the board redraw the final position
             if p.poll() is None:
                 screenshot(env, os.path.join(out, f"{name}.png"))
@@ -220,9 +227,7 @@ def play_variant(env, lancer, pieces, out, work, name):
     if not r:
         fail(f"{name}: no result in the saved PGN after {secs:.0f}s")
     check_log(name, debug)
-    moves = len(re.findall(P + r"<first *: *move ", debug, re.M)) + len(
-        re.findall(P + r"<second *: *move ", debug, re.M)
-    )
+    moves = len(ENGINE_MOVE.findall(debug))
     if moves < 4:
         fail(f"{name}: only {moves} engine moves in the debug log")
     # The first engine defined the variant; XBoard showed it with a setup line.

@@ -329,6 +329,45 @@ pub fn efen_from_xboard(v: &crate::rules::Variant, fen: &str) -> String {
     }
 }
 
+/// The board field of an EFEN.
+fn board_field(efen: &str) -> &str {
+    efen.split(' ').next().unwrap_or("")
+}
+
+/// XBoard drops every castling right whose partner is not its Rook when it writes
+/// a FEN (lancer and jailer corners), so the start position it relays to a second
+/// engine (`setboard`) lacks them. A `setboard` of a start position of the variant
+/// (move 1, no ply of the 50-move count) gets the start's castling rights back;
+/// other positions are taken as they come.
+fn with_start_castling(v: &'static crate::rules::Variant, p: Position) -> Position {
+    if p.fullmove() != 1 || p.halfmove() != 0 {
+        return p;
+    }
+    let board = p.efen();
+    let board = board_field(&board);
+    let have: Vec<_> = p.castling_rights().collect();
+    let better = |c: Position| {
+        let rights: Vec<_> = c.castling_rights().collect();
+        (board_field(&c.efen()) == board
+            && c.side() == p.side()
+            && rights.len() > have.len()
+            && have.iter().all(|r| rights.contains(r)))
+        .then_some(c)
+    };
+    match &v.start {
+        Start::Random(r) => (0..crate::rules::setups::setup_count(*r))
+            .filter_map(|n| crate::rules::setups::setup_fen(v, *r, n).ok())
+            .filter(|f| board_field(f).len() == board.len())
+            .filter_map(|f| Position::from_efen(v, &f).ok())
+            .find_map(better)
+            .unwrap_or(p),
+        _ => Position::from_efen(v, &v.default_start_fen())
+            .ok()
+            .and_then(better)
+            .unwrap_or(p),
+    }
+}
+
 // ---------------------------------------------------------------------------
 // Variant presentation
 
@@ -741,6 +780,7 @@ impl Session {
             .or_else(|e| Position::from_efen(v, &efen_from_xboard(v, fen)).map_err(|_| e));
         match p {
             Ok(p) => {
+                let p = with_start_castling(v, p);
                 self.cancel();
                 self.engine.game = Game::new(p);
                 self.over = false;
