@@ -116,8 +116,8 @@ def bearer(colour: str) -> str:
     fill, line = COLOURS[colour]
     # A pennant on a pole, on a small base.
     return (
-        f'<rect x="26" y="10" width="8" height="76" fill="{fill}" stroke="{line}" '
-        'stroke-width="3"/>\n'
+        f'<rect x="25" y="10" width="10" height="76" fill="{fill}" stroke="{line}" '
+        'stroke-width="2"/>\n'
         f'<polygon points="33,12 84,28 33,46" fill="{fill}" stroke="{line}" '
         'stroke-width="5" stroke-linejoin="round"/>\n'
         f'<rect x="14" y="82" width="44" height="9" rx="3" fill="{fill}" '
