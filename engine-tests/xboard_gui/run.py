@@ -29,15 +29,15 @@ import time
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 XBOARD = "/usr/games/xboard"
 
-# variant -> (XBoard variant name, time control seconds base, increment seconds)
+# lancer's variant name -> XBoard's
 VARIANTS = {
-    "chess": ("normal",),
-    "chess960": ("fischerandom",),
-    "fullcavalry": ("fullcavalry",),
-    "eightpiece": ("eightpiece",),
-    "eightpiecerandom": ("eightpiecerandom",),
-    "royalstandard": ("royalstandard",),
-    "lighthouse": ("lighthouse",),
+    "chess": "normal",
+    "chess960": "fischerandom",
+    "fullcavalry": "fullcavalry",
+    "eightpiece": "eightpiece",
+    "eightpiecerandom": "eightpiecerandom",
+    "royalstandard": "royalstandard",
+    "lighthouse": "lighthouse",
 }
 
 # A game ends when the PGN is saved; XBoard adjudicates a draw after this many
@@ -184,7 +184,7 @@ def check_log(tag, debug):
 
 
 def play_variant(env, lancer, pieces, out, work, name):
-    xb_name = VARIANTS[name][0]
+    xb_name = VARIANTS[name]
     tag = name
     args = common_args(lancer, pieces, xb_name, work, tag) + [
         "-scp", f"{lancer} xboard",
