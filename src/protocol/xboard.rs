@@ -123,7 +123,23 @@ pub fn xboard_writable(pos: &Position) -> Vec<Move> {
     list.iter()
         .copied()
         .filter(|&m| parse_xboard_move(pos, &xboard_move(pos, m)) == Ok(m))
+        .filter(|&m| !chained_castling(pos, m))
         .collect()
+}
+
+/// A castling written as two legs that chain (`d1g1,g1f1`: the king lands on its
+/// partner's square). XBoard reads chained legs as one move through a kill square
+/// and makes it `d1f1,g1e1` (king f1, partner e1), so such a castling cannot be
+/// sent to XBoard.
+fn chained_castling(pos: &Position, m: Move) -> bool {
+    if m.move_type() != MoveType::Castle {
+        return false;
+    }
+    let text = xboard_move(pos, m);
+    match text.split_once(',') {
+        Some((a, b)) => a.len() >= 4 && b.len() >= 2 && a[2..4] == b[..2],
+        None => false,
+    }
 }
 
 /// The squares of the standard-bearers XBoard has lost: XBoard 4.9.1 shows a
@@ -1322,6 +1338,34 @@ mod tests {
         assert!(!l.searchmoves.is_empty());
         assert!(!l.searchmoves.iter().any(|m| m.from() == ghost));
         s.handle("quit");
+    }
+
+    #[test]
+    fn castling_onto_the_partners_square_is_not_sent_to_xboard() {
+        let vs = Variants::builtin();
+        let v = vs.get("eightpiecerandom").unwrap();
+        // King d1, rook g1 (as in QNJKSCRB after the f1 lancer and e1 sentry left).
+        let pos = Position::from_efen(v, "4k3/8/8/8/8/8/8/3K2R1 w G - 0 1").unwrap();
+        let mut list = MoveList::new();
+        pos.legal_moves(&mut list);
+        let castle = list
+            .iter()
+            .copied()
+            .find(|m| m.move_type() == MoveType::Castle)
+            .expect("castling is legal");
+        assert_eq!(xboard_move(&pos, castle), "d1g1,g1f1");
+        assert!(!xboard_writable(&pos).contains(&castle));
+        // A castling whose legs do not chain is sent as usual.
+        let pos = Position::from_efen(v, "4k3/8/8/8/8/8/8/4K2R w H - 0 1").unwrap();
+        let mut list = MoveList::new();
+        pos.legal_moves(&mut list);
+        let castle = list
+            .iter()
+            .copied()
+            .find(|m| m.move_type() == MoveType::Castle)
+            .expect("castling is legal");
+        assert_eq!(xboard_move(&pos, castle), "e1g1,h1f1");
+        assert!(xboard_writable(&pos).contains(&castle));
     }
 
     #[test]
