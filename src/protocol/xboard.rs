@@ -138,6 +138,51 @@ pub fn xboard_move_full(pos: &Position, m: Move) -> String {
     }
 }
 
+/// The legal moves of `pos` whose XBoard text (`xboard_move`) parses back as the
+/// same move: the ones the engine may play over CECP without the two sides of the
+/// protocol parting.
+pub fn xboard_writable(pos: &Position) -> Vec<Move> {
+    let mut list = MoveList::new();
+    pos.legal_moves(&mut list);
+    list.iter()
+        .copied()
+        .filter(|&m| parse_xboard_move(pos, &xboard_move(pos, m)) == Ok(m))
+        .filter(|&m| !chained_castling(pos, m))
+        .collect()
+}
+
+/// A castling written as two legs that chain (`d1g1,g1f1`: the king lands on its
+/// partner's square). XBoard reads chained legs as one move through a kill square
+/// and makes it `d1f1,g1e1` (king f1, partner e1), so such a castling cannot be
+/// sent to XBoard.
+fn chained_castling(pos: &Position, m: Move) -> bool {
+    if m.move_type() != MoveType::Castle {
+        return false;
+    }
+    let text = xboard_move(pos, m);
+    match text.split_once(',') {
+        Some((a, b)) => a.len() >= 4 && b.len() >= 2 && a[2..4] == b[..2],
+        None => false,
+    }
+}
+
+/// The squares of the standard-bearers XBoard has lost: XBoard 4.9.1 shows a
+/// displacement as the plain capture, so the bearer vanishes from its board while
+/// it stands on its displacement square in the game.
+pub fn hidden_bearers(game: &Game) -> Vec<u8> {
+    let mut ghosts: Vec<u8> = Vec::new();
+    for &m in game.moves() {
+        if m.is_displacement() {
+            ghosts.retain(|&s| s != m.to());
+            ghosts.push(m.aux());
+        } else if !m.is_pass() {
+            // (A hidden bearer never moves over CECP, but stay exact if it does.)
+            ghosts.retain(|&s| s != m.from() && s != m.to());
+        }
+    }
+    ghosts
+}
+
 /// Every XBoard-side spelling accepted for `m` (the first is what we print).
 fn accepted_forms(pos: &Position, m: Move) -> Vec<String> {
     let mut v = vec![xboard_move(pos, m)];
@@ -321,6 +366,45 @@ pub fn efen_from_xboard(v: &crate::rules::Variant, fen: &str) -> String {
         b
     } else {
         format!("{b} {rest}")
+    }
+}
+
+/// The board field of an EFEN.
+fn board_field(efen: &str) -> &str {
+    efen.split(' ').next().unwrap_or("")
+}
+
+/// XBoard drops every castling right whose partner is not its Rook when it writes
+/// a FEN (lancer and jailer corners), so the start position it relays to a second
+/// engine (`setboard`) lacks them. A `setboard` of a start position of the variant
+/// (move 1, no ply of the 50-move count) gets the start's castling rights back;
+/// other positions are taken as they come.
+fn with_start_castling(v: &'static crate::rules::Variant, p: Position) -> Position {
+    if p.fullmove() != 1 || p.halfmove() != 0 {
+        return p;
+    }
+    let board = p.efen();
+    let board = board_field(&board);
+    let have: Vec<_> = p.castling_rights().collect();
+    let better = |c: Position| {
+        let rights: Vec<_> = c.castling_rights().collect();
+        (board_field(&c.efen()) == board
+            && c.side() == p.side()
+            && rights.len() > have.len()
+            && have.iter().all(|r| rights.contains(r)))
+        .then_some(c)
+    };
+    match &v.start {
+        Start::Random(r) => (0..crate::rules::setups::setup_count(*r))
+            .filter_map(|n| crate::rules::setups::setup_fen(v, *r, n).ok())
+            .filter(|f| board_field(f).len() == board.len())
+            .filter_map(|f| Position::from_efen(v, &f).ok())
+            .find_map(better)
+            .unwrap_or(p),
+        _ => Position::from_efen(v, &v.default_start_fen())
+            .ok()
+            .and_then(better)
+            .unwrap_or(p),
     }
 }
 
@@ -557,16 +641,25 @@ impl Session {
                 None => {}
             }
         }
-        // A fullcavalry castling that turns the lancer cannot be written for XBoard
-        // (unless the peer reads move text).
+        // Only moves whose XBoard text reads back as the same move: a fullcavalry
+        // castling that turns the lancer cannot be written, and a Royal Standard
+        // displacement travels as the plain capture, which the other side (another
+        // engine behind XBoard) reads as the first displacement square.
+        // And no move of a standard-bearer XBoard no longer shows: it removed the
+        // bearer at its displacement, so it would call that move invalid.
+        // A peer that reads move text (`Full move text`) gets every move as it is.
+        if self.full_text {
+            return l;
+        }
         let mut list = MoveList::new();
         pos.legal_moves(&mut list);
-        let turning = |m: Move| m.move_type() == MoveType::Castle && lossy_for_xboard(pos, m);
-        if !self.full_text && list.iter().any(|&m| turning(m)) {
-            let rest: Vec<Move> = list.iter().copied().filter(|&m| !turning(m)).collect();
-            if !rest.is_empty() {
-                l.searchmoves = rest;
-            }
+        let ghosts = hidden_bearers(&self.engine.game);
+        let rest: Vec<Move> = xboard_writable(pos)
+            .into_iter()
+            .filter(|m| m.is_pass() || !ghosts.contains(&m.from()))
+            .collect();
+        if rest.len() < list.len() && !rest.is_empty() {
+            l.searchmoves = rest;
         }
         l
     }
@@ -745,6 +838,7 @@ impl Session {
             .or_else(|e| Position::from_efen(v, &efen_from_xboard(v, fen)).map_err(|_| e));
         match p {
             Ok(p) => {
+                let p = with_start_castling(v, p);
                 self.cancel();
                 self.engine.game = Game::new(p);
                 self.over = false;
@@ -1247,6 +1341,79 @@ mod tests {
         assert!(!turns(&m));
         assert_eq!(xboard_move(&pos, m), "e1g1");
         s.handle("quit");
+    }
+
+    #[test]
+    fn royalstandard_displacements_are_played_in_the_form_the_receiver_reads() {
+        let (tx, _rx) = channel();
+        let mut s = Session::new(Engine::new(), tx);
+        s.handle("variant royalstandard");
+        // The start position: the a2 bishop may capture its own b1 bearer and put
+        // it on a2 or c2; over XBoard both are the plain `a2b1`.
+        s.handle("force");
+        let pos = *s.engine.game.position();
+        let mut list = MoveList::new();
+        pos.legal_moves(&mut list);
+        let disp: Vec<Move> = list
+            .iter()
+            .copied()
+            .filter(|m| m.is_displacement() && square_name(m.from()) == "a2")
+            .collect();
+        assert!(disp.len() >= 2, "{disp:?}");
+        let l = s.limits();
+        let allowed: Vec<&Move> = disp.iter().filter(|m| l.searchmoves.contains(m)).collect();
+        // Exactly one of them is searched: the one `usermove a2b1` means.
+        assert_eq!(allowed.len(), 1, "{allowed:?}");
+        assert_eq!(parse_xboard_move(&pos, "a2b1"), Ok(*allowed[0]));
+        // Ordinary moves stay searchable.
+        assert!(l.searchmoves.len() > disp.len());
+        // After the plain `a2b1` XBoard no longer shows the b1 bearer; the engine
+        // keeps it on its displacement square but never moves it.
+        s.handle("usermove a2b1");
+        s.handle("usermove c6c5");
+        s.handle("usermove d2c2");
+        s.handle("usermove c5c4");
+        let ghost = allowed[0].aux();
+        assert_eq!(hidden_bearers(&s.engine.game), vec![ghost]);
+        let pos = *s.engine.game.position();
+        let mut list = MoveList::new();
+        pos.legal_moves(&mut list);
+        assert!(
+            list.iter().any(|m| m.from() == ghost),
+            "the bearer may move"
+        );
+        let l = s.limits();
+        assert!(!l.searchmoves.is_empty());
+        assert!(!l.searchmoves.iter().any(|m| m.from() == ghost));
+        s.handle("quit");
+    }
+
+    #[test]
+    fn castling_onto_the_partners_square_is_not_sent_to_xboard() {
+        let vs = Variants::builtin();
+        let v = vs.get("eightpiecerandom").unwrap();
+        // King d1, rook g1 (as in QNJKSCRB after the f1 lancer and e1 sentry left).
+        let pos = Position::from_efen(v, "4k3/8/8/8/8/8/8/3K2R1 w G - 0 1").unwrap();
+        let mut list = MoveList::new();
+        pos.legal_moves(&mut list);
+        let castle = list
+            .iter()
+            .copied()
+            .find(|m| m.move_type() == MoveType::Castle)
+            .expect("castling is legal");
+        assert_eq!(xboard_move(&pos, castle), "d1g1,g1f1");
+        assert!(!xboard_writable(&pos).contains(&castle));
+        // A castling whose legs do not chain is sent as usual.
+        let pos = Position::from_efen(v, "4k3/8/8/8/8/8/8/4K2R w H - 0 1").unwrap();
+        let mut list = MoveList::new();
+        pos.legal_moves(&mut list);
+        let castle = list
+            .iter()
+            .copied()
+            .find(|m| m.move_type() == MoveType::Castle)
+            .expect("castling is legal");
+        assert_eq!(xboard_move(&pos, castle), "e1g1,h1f1");
+        assert!(xboard_writable(&pos).contains(&castle));
     }
 
     #[test]
