@@ -381,13 +381,16 @@ fn send_setup(engine: &Engine) {
 // ---------------------------------------------------------------------------
 // The session
 
-enum Event {
+/// What a CECP session reacts to: input lines and its searches' results.
+pub enum Event {
     Line(String),
     Done(u64, SearchResult),
     Eof,
 }
 
-struct Session {
+/// One CECP session: the engine plus the protocol state. Its searches report through
+/// the `Sender` given to [`Session::new`]; pass what arrives to [`Session::on_event`].
+pub struct Session {
     engine: Engine,
     tx: Sender<Event>,
     /// The side the engine plays; `None` in force mode.
@@ -472,7 +475,8 @@ fn parse_time_ms(s: &str) -> Option<u64> {
 }
 
 impl Session {
-    fn new(engine: Engine, tx: Sender<Event>) -> Session {
+    /// A session for `engine`; search results are sent to `tx`.
+    pub fn new(engine: Engine, tx: Sender<Event>) -> Session {
         Session {
             engine,
             tx,
@@ -908,8 +912,30 @@ impl Session {
         }
     }
 
+    /// Reacts to one event; false when the session ends (`quit` or end of input).
+    pub fn on_event(&mut self, ev: Event) -> bool {
+        match ev {
+            Event::Line(l) => self.handle(&l),
+            Event::Done(g, r) => {
+                self.done(g, r);
+                true
+            }
+            Event::Eof => false,
+        }
+    }
+
+    /// Whether a search is running whose move will be played (not analysis, not pondering).
+    pub fn awaiting_move(&self) -> bool {
+        self.thinking && self.pondering.is_none()
+    }
+
+    /// The engine (game, options).
+    pub fn engine(&self) -> &Engine {
+        &self.engine
+    }
+
     /// Handles one line; false on `quit`.
-    fn handle(&mut self, raw: &str) -> bool {
+    pub fn handle(&mut self, raw: &str) -> bool {
         let line = raw.trim();
         if line.is_empty() {
             return true;
@@ -1141,14 +1167,12 @@ pub fn run(first: Option<String>, variants: crate::rules::Variants) {
         let _ = tx.send(Event::Eof);
     });
     while let Ok(ev) = rx.recv() {
-        match ev {
-            Event::Line(l) => {
-                if !s.handle(&l) {
-                    return;
-                }
+        let eof = matches!(ev, Event::Eof);
+        if !s.on_event(ev) {
+            if eof {
+                break;
             }
-            Event::Done(g, r) => s.done(g, r),
-            Event::Eof => break,
+            return;
         }
     }
     s.cancel();
