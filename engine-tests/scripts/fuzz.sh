@@ -13,9 +13,13 @@ target=${1:?usage: fuzz.sh TARGET [SECONDS] [libFuzzer flags...]}
 secs=${2:-600}
 shift $(( $# >= 2 ? 2 : 1 ))
 mkdir -p "engine-tests/fuzz/corpus/$target"
+dict=()
+if [ -f "engine-tests/fuzz/dicts/$target.dict" ]; then
+  dict=("-dict=engine-tests/fuzz/dicts/$target.dict")
+fi
 # -s none: the crate forbids unsafe code, so AddressSanitizer adds cost and little
 # else; panics, overflow checks and debug assertions are what the targets catch.
 exec cargo +nightly fuzz run -s none --fuzz-dir engine-tests/fuzz "$target" \
   "engine-tests/fuzz/corpus/$target" "engine-tests/fuzz/seeds/$target" -- \
   -max_total_time="$secs" -timeout=20 -rss_limit_mb=2048 -close_fd_mask=1 \
-  -print_final_stats=1 "$@"
+  -print_final_stats=1 "${dict[@]}" "$@"

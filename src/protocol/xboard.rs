@@ -114,6 +114,24 @@ pub fn xboard_move(pos: &Position, m: Move) -> String {
     }
 }
 
+/// Whether XBoard's text of `m` names `m` and no other move. It does not for a Royal
+/// Standard displacement (sent as the plain capture) other than the first one of its
+/// capture, nor for a Full Cavalry castling that turns the lancer.
+pub fn xboard_expressible(pos: &Position, m: Move) -> bool {
+    parse_xboard_move(pos, &xboard_move(pos, m)) == Ok(m)
+}
+
+/// XBoard text of `m` when it names `m`, else its NOTATION.md move text (which lancer
+/// reads in CECP too): what a referee relays to a CECP engine, so that both sides of
+/// the board stay the same.
+pub fn xboard_move_exact(pos: &Position, m: Move) -> String {
+    if xboard_expressible(pos, m) {
+        xboard_move(pos, m)
+    } else {
+        crate::rules::notation::move_text(pos, m)
+    }
+}
+
 /// Every XBoard-side spelling accepted for `m` (the first is what we print).
 fn accepted_forms(pos: &Position, m: Move) -> Vec<String> {
     let mut v = vec![xboard_move(pos, m)];
@@ -465,7 +483,13 @@ fn thinking_line(pos: &Position, i: &Info) -> String {
 fn parse_time_ms(s: &str) -> Option<u64> {
     // `level` base: minutes, or `min:sec`.
     match s.split_once(':') {
-        Some((m, sec)) => Some(m.parse::<u64>().ok()? * 60_000 + sec.parse::<u64>().ok()? * 1000),
+        // Saturating: absurd clocks must not overflow (found by fuzzing `level`).
+        Some((m, sec)) => Some(
+            m.parse::<u64>()
+                .ok()?
+                .saturating_mul(60_000)
+                .saturating_add(sec.parse::<u64>().ok()?.saturating_mul(1000)),
+        ),
         None => s
             .parse::<f64>()
             .ok()
@@ -530,15 +554,17 @@ impl Session {
                 None => {}
             }
         }
-        // A fullcavalry castling that turns the lancer cannot be written for XBoard.
+        // Only moves XBoard can write are played (a Full Cavalry castling that turns the
+        // lancer, a Royal Standard displacement other than the one XBoard reads from the
+        // plain capture), so that the GUI's game stays the engine's.
         let mut list = MoveList::new();
         pos.legal_moves(&mut list);
-        let turning = |m: Move| {
-            m.move_type() == MoveType::Castle
-                && m.facing().is_some_and(|f| f != pos.facing_at(m.to()))
+        let unwritable = |m: Move| {
+            (m.is_displacement() || m.move_type() == MoveType::Castle)
+                && !xboard_expressible(pos, m)
         };
-        if list.iter().any(|&m| turning(m)) {
-            let rest: Vec<Move> = list.iter().copied().filter(|&m| !turning(m)).collect();
+        if list.iter().any(|&m| unwritable(m)) {
+            let rest: Vec<Move> = list.iter().copied().filter(|&m| !unwritable(m)).collect();
             if !rest.is_empty() {
                 l.searchmoves = rest;
             }
@@ -1182,6 +1208,61 @@ pub fn run(first: Option<String>, variants: crate::rules::Variants) {
 mod tests {
     use super::*;
     use crate::rules::Variants;
+
+    #[test]
+    fn only_writable_displacements_are_searched() {
+        // Found by the soak: the engine played a displacement XBoard cannot write, the
+        // referee read the plain capture as another one, and the games diverged.
+        let vs = Variants::builtin();
+        let v = vs.get("royalstandard").unwrap();
+        let pos = Position::from_efen(v, "*k4*/7/7/2s4/1SR4/*K4* w - - 0 1").unwrap();
+        let mut list = MoveList::new();
+        pos.legal_moves(&mut list);
+        let displacing: Vec<Move> = list
+            .iter()
+            .copied()
+            .filter(|m| m.is_displacement())
+            .collect();
+        assert!(displacing.len() > 1);
+        let (tx, _rx) = channel();
+        let mut s = Session::new(Engine::new(), tx);
+        s.engine.set_variant("royalstandard").unwrap();
+        s.engine.game = Game::new(pos);
+        let l = s.limits();
+        assert!(!l.searchmoves.is_empty());
+        for &m in &displacing {
+            assert_eq!(
+                l.searchmoves.contains(&m),
+                xboard_expressible(&pos, m),
+                "{m:?}"
+            );
+            // What a referee relays always reads back as the move itself.
+            assert_eq!(parse_xboard_move(&pos, &xboard_move_exact(&pos, m)), Ok(m));
+        }
+        // One displacement per plain capture (from, to) is left.
+        let mut captures: Vec<(u8, u8)> = displacing.iter().map(|m| (m.from(), m.to())).collect();
+        captures.sort();
+        captures.dedup();
+        assert!(captures.len() < displacing.len());
+        assert_eq!(
+            displacing
+                .iter()
+                .filter(|&&m| l.searchmoves.contains(&m))
+                .count(),
+            captures.len()
+        );
+    }
+
+    #[test]
+    fn level_times_saturate() {
+        // Found by fuzzing CECP: `level 0 99999999999999999:0 0` overflowed.
+        assert_eq!(parse_time_ms("1:30"), Some(90_000));
+        assert_eq!(parse_time_ms("2.5"), Some(150_000));
+        assert_eq!(parse_time_ms("99999999999999999:0"), Some(u64::MAX));
+        assert_eq!(parse_time_ms("0:99999999999999999"), Some(u64::MAX));
+        assert_eq!(parse_time_ms("1e300"), Some(u64::MAX));
+        assert_eq!(parse_time_ms("x:1"), None);
+    }
 
     #[test]
     fn fen_round_trip() {

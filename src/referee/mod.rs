@@ -6,7 +6,7 @@ pub mod engine;
 pub mod pgn;
 pub mod stats;
 
-use crate::protocol::xboard::{parse_xboard_move, xboard_fen, xboard_move};
+use crate::protocol::xboard::{parse_xboard_move, xboard_fen, xboard_move_exact};
 use crate::rules::notation::{move_text, parse_move, parse_san};
 use crate::rules::setups::{setup_count, setup_fen};
 use crate::rules::variant::{Start, Variant};
@@ -415,7 +415,7 @@ pub fn play_game(
     let mut record: Vec<(Move, String)> = Vec::new();
     for &m in pre {
         texts.push(move_text(game.position(), m));
-        xb_texts.push(xboard_move(game.position(), m));
+        xb_texts.push(xboard_move_exact(game.position(), m));
         record.push((m, "book".into()));
         game.play(m);
     }
@@ -565,7 +565,7 @@ pub fn play_game(
             _ => format!("{:.3}s", em.elapsed_ms as f64 / 1000.0),
         };
         texts.push(move_text(&pos, m));
-        xb_texts.push(xboard_move(&pos, m));
+        xb_texts.push(xboard_move_exact(&pos, m));
         record.push((m, comment));
         game.play(m);
         last_scores[si] = em.score;
