@@ -473,3 +473,26 @@ fn sentry_captures_of_one_victim_get_distinct_san() {
     on_d5.sort();
     assert_eq!(on_d5, ["Saxd5", "Sbxd5"]);
 }
+
+/// ini: `promotion = queen jailer jailer` generated every jailer promotion twice
+/// (two legal moves with one text).
+#[test]
+fn a_promotion_kind_given_twice_is_an_error() {
+    use lancer::rules::Variants;
+    let ini = "[x]\nboard = 6x6\npieces = K:king Q:queen P:pawn J:jailer\n\
+               start = qq1k2/pPpppp/6/6/PPPP1P/1J1K2 w - - 0 1\n\
+               promotion = queen jailer jailer\n";
+    let e = Variants::load(&[(ini, "x.ini")]).unwrap_err();
+    assert_eq!(e.to_string(), "x.ini:5: promotion: 'jailer' given twice");
+    let vs = Variants::load(&[(&ini.replace("jailer jailer", "jailer"), "x.ini")]).unwrap();
+    let v = vs.get("x").unwrap();
+    let p = Position::from_efen(v, &v.default_start_fen()).unwrap();
+    let mut list = MoveList::new();
+    p.legal_moves(&mut list);
+    let mut texts: Vec<String> = list.iter().map(|&m| move_text(&p, m)).collect();
+    let n = texts.len();
+    texts.sort();
+    texts.dedup();
+    assert_eq!(texts.len(), n, "two legal moves with one text");
+    assert!(texts.contains(&"b5a6j".to_string()), "{texts:?}");
+}
