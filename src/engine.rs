@@ -21,6 +21,29 @@ pub type InfoSink = Box<dyn FnMut(&Position, &Info) + Send>;
 /// Receives the final result (with the root position).
 pub type DoneSink = Box<dyn FnOnce(&Position, SearchResult) + Send>;
 
+/// Bounds for a session fed generated input (the fuzz targets in `engine-tests/fuzz`):
+/// every search stops after `nodes` nodes and `depth` plies on at most `threads`
+/// threads, `go perft` and `bench` go no deeper than `depth`, the hash table is at
+/// most `hash_mb`, and no variants file is read. Protocol behaviour is otherwise
+/// unchanged. A normal session has none.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Sandbox {
+    pub nodes: u64,
+    pub depth: i32,
+    pub threads: usize,
+    pub hash_mb: usize,
+}
+
+impl Sandbox {
+    /// Small enough that any command line is answered within milliseconds.
+    pub const FUZZ: Sandbox = Sandbox {
+        nodes: 2000,
+        depth: 2,
+        threads: 2,
+        hash_mb: 1,
+    };
+}
+
 /// Engine state shared by UCI and XBoard.
 pub struct Engine {
     pub variants: Variants,
@@ -37,6 +60,8 @@ pub struct Engine {
     pub chess960: bool,
     /// Search features switched off (the `Ablation` option, for self-play measurements).
     pub disabled: u32,
+    /// Bounds for generated input (see [`Sandbox`]); `None` normally.
+    pub sandbox: Option<Sandbox>,
     stop_requested: Arc<AtomicBool>,
     worker: Option<JoinHandle<()>>,
 }
@@ -55,6 +80,18 @@ impl Engine {
 
     /// An engine with the given variants, playing chess from the start.
     pub fn with_variants(variants: Variants) -> Engine {
+        Engine::with_table(variants, DEFAULT_HASH)
+    }
+
+    /// An engine bounded by `sandbox` from the start (its table is already the
+    /// sandbox's size), playing chess from the start.
+    pub fn sandboxed(variants: Variants, sandbox: Sandbox) -> Engine {
+        let mut e = Engine::with_table(variants, sandbox.hash_mb.clamp(1, MAX_HASH));
+        e.sandbox = Some(sandbox);
+        e
+    }
+
+    fn with_table(variants: Variants, hash_mb: usize) -> Engine {
         let variant = variants.get("chess").expect("chess is built in");
         let start =
             Position::from_efen(variant, &variant.default_start_fen()).expect("start position");
@@ -62,14 +99,15 @@ impl Engine {
             variants,
             variant,
             game: Game::new(start),
-            shared: Arc::new(Shared::new(DEFAULT_HASH)),
-            hash_mb: DEFAULT_HASH,
+            shared: Arc::new(Shared::new(hash_mb)),
+            hash_mb,
             threads: 1,
             multipv: 1,
             move_overhead: 10,
             ponder: false,
             chess960: false,
             disabled: 0,
+            sandbox: None,
             stop_requested: Arc::new(AtomicBool::new(false)),
             worker: None,
         }
@@ -104,6 +142,9 @@ impl Engine {
 
     /// Loads a user variants file merged over the built-in one; on error nothing changes.
     pub fn load_variant_file(&mut self, path: &str) -> Result<(), String> {
+        if self.sandbox.is_some() {
+            return Err(format!("'{path}': a sandboxed session reads no files"));
+        }
         let vs = Variants::with_user_file(path).map_err(|e| e.to_string())?;
         let name = self.variant.name.clone();
         self.variants = vs;
@@ -136,8 +177,14 @@ impl Engine {
     /// Resizes the transposition table.
     pub fn set_hash(&mut self, mb: usize) {
         self.stop();
-        self.hash_mb = mb.clamp(1, MAX_HASH);
+        let most = self.sandbox.map_or(MAX_HASH, |s| s.hash_mb.min(MAX_HASH));
+        self.hash_mb = mb.clamp(1, most);
         self.shared = Arc::new(Shared::new(self.hash_mb));
+    }
+
+    /// `depth` for `go perft` or `bench`, capped by the sandbox.
+    pub fn capped_depth(&self, depth: i32) -> i32 {
+        self.sandbox.map_or(depth, |s| depth.min(s.depth))
     }
 
     /// Clears the transposition table.
@@ -160,10 +207,15 @@ impl Engine {
         if limits.multipv == 0 {
             limits.multipv = self.multipv;
         }
+        let mut threads = self.threads;
+        if let Some(s) = self.sandbox {
+            limits.nodes = Some(limits.nodes.map_or(s.nodes, |n| n.min(s.nodes)));
+            limits.depth = Some(limits.depth.map_or(s.depth, |d| d.min(s.depth)));
+            threads = threads.min(s.threads);
+        }
         let pos = *self.game.position();
         let keys = self.game.keys().to_vec();
         let shared = Arc::clone(&self.shared);
-        let threads = self.threads;
         let stop_req = Arc::clone(&self.stop_requested);
         stop_req.store(false, Ordering::SeqCst);
         shared.stop.store(false, Ordering::SeqCst);

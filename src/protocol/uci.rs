@@ -1,7 +1,6 @@
-//! UCI (PROTOCOLS.md, "UCI"). vampirc-uci parses the simple commands and writes the
-//! handshake, options and numeric info fields; `position`, `go` and everything with
-//! variant move text are parsed by hand (vampirc mis-parses drops, facings and
-//! `go perft`, and panics on some inputs).
+//! UCI (PROTOCOLS.md, "UCI"). vampirc-uci writes the handshake, options and numeric
+//! info fields; every input line is parsed by hand (vampirc mis-parses drops, facings
+//! and `go perft`, and panics on some inputs; a bad line must only get an error).
 
 use super::board::diagram;
 use crate::engine::{Engine, MAX_HASH, MAX_THREADS};
@@ -12,7 +11,7 @@ use crate::search::eval::breakdown;
 use crate::search::tt::Bound;
 use crate::search::{uci_score, Info, Limits, SearchResult, MATE, MATE_BOUND};
 use std::io::Write;
-use vampirc_uci::{MessageList, Serializable, UciInfoAttribute, UciMessage, UciOptionConfig};
+use vampirc_uci::{Serializable, UciInfoAttribute, UciMessage, UciOptionConfig};
 
 /// Prints one protocol line (stdout carries protocol lines only).
 fn out(line: &str) {
@@ -24,14 +23,6 @@ fn out(line: &str) {
 
 fn error(msg: &str) {
     out(&format!("info string error: {msg}"));
-}
-
-/// Parses a simple command with vampirc-uci, guarding against its panics.
-fn vampirc_parse(line: &str) -> Option<UciMessage> {
-    let l = line.to_string();
-    let r =
-        std::panic::catch_unwind(move || -> MessageList { vampirc_uci::parse_with_unknown(&l) });
-    r.ok().and_then(|mut v| v.pop())
 }
 
 fn options(engine: &Engine) -> Vec<UciOptionConfig> {
@@ -361,7 +352,7 @@ fn cmd_go(engine: &mut Engine, args: &str) {
     }
     if let Some(d) = perft_depth {
         engine.stop();
-        let lines = perft::divide(&pos, d.max(1));
+        let lines = perft::divide(&pos, engine.capped_depth(d.max(1) as i32) as u32);
         let mut total = 0;
         for (m, n) in &lines {
             out(&format!("{m}: {n}"));
@@ -427,11 +418,7 @@ pub fn handle(engine: &mut Engine, raw: &str) -> bool {
         }
         "isready" => out(&UciMessage::ReadyOk.serialize()),
         "setoption" => match parse_setoption(line) {
-            Some((name, value)) => {
-                // vampirc-uci must agree on the simple form; our own split handles spaces in values.
-                let _ = vampirc_parse(line);
-                set_option(engine, &name, value.as_deref());
-            }
+            Some((name, value)) => set_option(engine, &name, value.as_deref()),
             None => error("setoption: expected 'setoption name <name> [value <value>]'"),
         },
         "ucinewgame" => {
@@ -443,11 +430,7 @@ pub fn handle(engine: &mut Engine, raw: &str) -> bool {
             cmd_position(engine, rest);
         }
         "go" => cmd_go(engine, rest),
-        "stop" => {
-            if matches!(vampirc_parse(line), Some(UciMessage::Stop)) || line == "stop" {
-                engine.stop();
-            }
-        }
+        "stop" => engine.stop(),
         "ponderhit" => engine.ponderhit(),
         "quit" => {
             engine.stop();
@@ -458,7 +441,7 @@ pub fn handle(engine: &mut Engine, raw: &str) -> bool {
         "eval" => cmd_eval(engine),
         "bench" => {
             engine.stop();
-            let depth = rest.parse::<i32>().unwrap_or(9).clamp(1, 30);
+            let depth = engine.capped_depth(rest.parse::<i32>().unwrap_or(9).clamp(1, 30));
             match crate::bench::run(&engine.variants, depth) {
                 Ok((n, nps)) => {
                     out(&format!("{n} nodes"));

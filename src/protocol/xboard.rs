@@ -489,13 +489,16 @@ fn send_setup(engine: &Engine) {
 // ---------------------------------------------------------------------------
 // The session
 
-enum Event {
+/// What a CECP session reacts to: input lines and its searches' results.
+pub enum Event {
     Line(String),
     Done(u64, SearchResult),
     Eof,
 }
 
-struct Session {
+/// One CECP session: the engine plus the protocol state. Its searches report through
+/// the `Sender` given to [`Session::new`]; pass what arrives to [`Session::on_event`].
+pub struct Session {
     engine: Engine,
     tx: Sender<Event>,
     /// The side the engine plays; `None` in force mode.
@@ -576,7 +579,13 @@ fn thinking_line(pos: &Position, i: &Info, full: bool) -> String {
 fn parse_time_ms(s: &str) -> Option<u64> {
     // `level` base: minutes, or `min:sec`.
     match s.split_once(':') {
-        Some((m, sec)) => Some(m.parse::<u64>().ok()? * 60_000 + sec.parse::<u64>().ok()? * 1000),
+        // Saturating: absurd clocks must not overflow (found by fuzzing `level`).
+        Some((m, sec)) => Some(
+            m.parse::<u64>()
+                .ok()?
+                .saturating_mul(60_000)
+                .saturating_add(sec.parse::<u64>().ok()?.saturating_mul(1000)),
+        ),
         None => s
             .parse::<f64>()
             .ok()
@@ -586,7 +595,8 @@ fn parse_time_ms(s: &str) -> Option<u64> {
 }
 
 impl Session {
-    fn new(engine: Engine, tx: Sender<Event>) -> Session {
+    /// A session for `engine`; search results are sent to `tx`.
+    pub fn new(engine: Engine, tx: Sender<Event>) -> Session {
         Session {
             engine,
             tx,
@@ -1038,8 +1048,30 @@ impl Session {
         }
     }
 
+    /// Reacts to one event; false when the session ends (`quit` or end of input).
+    pub fn on_event(&mut self, ev: Event) -> bool {
+        match ev {
+            Event::Line(l) => self.handle(&l),
+            Event::Done(g, r) => {
+                self.done(g, r);
+                true
+            }
+            Event::Eof => false,
+        }
+    }
+
+    /// Whether a search is running whose move will be played (not analysis, not pondering).
+    pub fn awaiting_move(&self) -> bool {
+        self.thinking && self.pondering.is_none()
+    }
+
+    /// The engine (game, options).
+    pub fn engine(&self) -> &Engine {
+        &self.engine
+    }
+
     /// Handles one line; false on `quit`.
-    fn handle(&mut self, raw: &str) -> bool {
+    pub fn handle(&mut self, raw: &str) -> bool {
         let line = raw.trim();
         if line.is_empty() {
             return true;
@@ -1277,14 +1309,12 @@ pub fn run(first: Option<String>, variants: crate::rules::Variants) {
         let _ = tx.send(Event::Eof);
     });
     while let Ok(ev) = rx.recv() {
-        match ev {
-            Event::Line(l) => {
-                if !s.handle(&l) {
-                    return;
-                }
+        let eof = matches!(ev, Event::Eof);
+        if !s.on_event(ev) {
+            if eof {
+                break;
             }
-            Event::Done(g, r) => s.done(g, r),
-            Event::Eof => break,
+            return;
         }
     }
     s.cancel();
@@ -1294,6 +1324,61 @@ pub fn run(first: Option<String>, variants: crate::rules::Variants) {
 mod tests {
     use super::*;
     use crate::rules::Variants;
+
+    #[test]
+    fn only_writable_displacements_are_searched() {
+        // Found by the soak: the engine played a displacement XBoard cannot write, the
+        // referee read the plain capture as another one, and the games diverged.
+        let vs = Variants::builtin();
+        let v = vs.get("royalstandard").unwrap();
+        let pos = Position::from_efen(v, "*k4*/7/7/2s4/1SR4/*K4* w - - 0 1").unwrap();
+        let mut list = MoveList::new();
+        pos.legal_moves(&mut list);
+        let displacing: Vec<Move> = list
+            .iter()
+            .copied()
+            .filter(|m| m.is_displacement())
+            .collect();
+        assert!(displacing.len() > 1);
+        let (tx, _rx) = channel();
+        let mut s = Session::new(Engine::new(), tx);
+        s.engine.set_variant("royalstandard").unwrap();
+        s.engine.game = Game::new(pos);
+        let l = s.limits();
+        assert!(!l.searchmoves.is_empty());
+        for &m in &displacing {
+            assert_eq!(
+                l.searchmoves.contains(&m),
+                parse_xboard_move(&pos, &xboard_move(&pos, m)) == Ok(m),
+                "{m:?}"
+            );
+            // What a referee relays to a peer that reads move text is the move itself.
+            assert_eq!(parse_xboard_move(&pos, &xboard_move_full(&pos, m)), Ok(m));
+        }
+        // One displacement per plain capture (from, to) is left.
+        let mut captures: Vec<(u8, u8)> = displacing.iter().map(|m| (m.from(), m.to())).collect();
+        captures.sort();
+        captures.dedup();
+        assert!(captures.len() < displacing.len());
+        assert_eq!(
+            displacing
+                .iter()
+                .filter(|&&m| l.searchmoves.contains(&m))
+                .count(),
+            captures.len()
+        );
+    }
+
+    #[test]
+    fn level_times_saturate() {
+        // Found by fuzzing CECP: `level 0 99999999999999999:0 0` overflowed.
+        assert_eq!(parse_time_ms("1:30"), Some(90_000));
+        assert_eq!(parse_time_ms("2.5"), Some(150_000));
+        assert_eq!(parse_time_ms("99999999999999999:0"), Some(u64::MAX));
+        assert_eq!(parse_time_ms("0:99999999999999999"), Some(u64::MAX));
+        assert_eq!(parse_time_ms("1e300"), Some(u64::MAX));
+        assert_eq!(parse_time_ms("x:1"), None);
+    }
 
     #[test]
     fn fen_round_trip() {

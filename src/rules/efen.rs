@@ -60,13 +60,16 @@ impl Position {
                 if c.is_ascii_digit() {
                     let mut n = 0u32;
                     while j < chars.len() && chars[j].is_ascii_digit() {
-                        n = n * 10 + chars[j].to_digit(10).unwrap_or(0);
+                        // Saturating: a run of digits must not overflow (it is an error below).
+                        n = n
+                            .saturating_mul(10)
+                            .saturating_add(chars[j].to_digit(10).unwrap_or(0));
                         j += 1;
                     }
                     if n == 0 {
                         return Err(format!("rank {rank_no}: empty-square count 0"));
                     }
-                    f += n;
+                    f = f.saturating_add(n);
                     if f > v.width as u32 {
                         return Err(format!("rank {rank_no} is wider than {} files", v.width));
                     }

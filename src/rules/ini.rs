@@ -291,6 +291,10 @@ fn build_variant(
                     "promotion: '{t}' is not a piece this variant can promote to"
                 )));
             }
+            // A kind given twice would generate each of its promotions twice.
+            if v.promotions.contains(&k) {
+                return Err(e.err(format!("promotion: '{t}' given twice")));
+            }
             v.promotions.push(k);
         }
     }

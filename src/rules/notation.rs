@@ -192,17 +192,21 @@ fn san_core(pos: &Position, m: Move) -> String {
         return s;
     }
     s.push(v.letters[kind.idx()]);
-    // Disambiguate among other pieces of the same kind making the same move.
+    // Disambiguate among other pieces of the same kind whose move prints the same.
+    // A sentry capture names only the victim (its landing square, `aux`, is not
+    // written, and an edge capture looks like any other).
+    let sentry = |t: MoveType| matches!(t, MoveType::SentryCapture | MoveType::SentryEdge);
     let mut list = MoveList::new();
     pos.legal_moves(&mut list);
     let rivals: Vec<Square> = list
         .iter()
         .filter(|&&o| {
             o.from() != from
-                && o.move_type() == m.move_type()
+                && (o.move_type() == m.move_type()
+                    || (sentry(o.move_type()) && sentry(m.move_type())))
                 && o.to() == to
-                && o.aux() == m.aux()
                 && o.is_displacement() == m.is_displacement()
+                && (!m.is_displacement() || o.aux() == m.aux())
                 && pos.piece_at(o.from()) == piece
                 && o.kind() == m.kind()
                 && (o.facing() == m.facing()

@@ -1,0 +1,37 @@
+//! CECP (XBoard) command lines: no line may panic or hang (a move search must report
+//! within 10 s), and after every line the game's position is consistent. The engine
+//! runs sandboxed (tiny searches, no files).
+#![no_main]
+
+use lancer::engine::{Engine, Sandbox};
+use lancer::protocol::xboard::{Event, Session};
+use libfuzzer_sys::fuzz_target;
+use std::sync::mpsc::channel;
+use std::time::Duration;
+
+#[path = "common.rs"]
+mod common;
+
+fuzz_target!(|data: &[u8]| {
+    let text = String::from_utf8_lossy(data);
+    let engine = Engine::sandboxed(common::variants().clone(), Sandbox::FUZZ);
+    let (tx, rx) = channel();
+    let mut s = Session::new(engine, tx);
+    for line in text.lines().take(64) {
+        if !s.on_event(Event::Line(line.to_string())) {
+            return;
+        }
+        // The engine's own move comes back as an event; play it before the next line.
+        while s.awaiting_move() {
+            let ev = rx
+                .recv_timeout(Duration::from_secs(10))
+                .unwrap_or_else(|_| panic!("no move within 10 s after '{line}'"));
+            s.on_event(ev);
+        }
+        while let Ok(ev) = rx.try_recv() {
+            s.on_event(ev);
+        }
+        common::check_position(s.engine().game.position());
+    }
+    s.on_event(Event::Line("quit".into()));
+});

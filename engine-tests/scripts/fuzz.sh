@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Runs one cargo-fuzz target of engine-tests/fuzz on one core.
+#   engine-tests/scripts/fuzz.sh TARGET [SECONDS] [extra libFuzzer flags...]
+# Targets: efen movetext ini uci cecp playout. Needs `cargo install cargo-fuzz` and a
+# nightly toolchain. The corpus grows in engine-tests/fuzz/corpus/TARGET (not
+# committed; the seeds in engine-tests/fuzz/seeds/TARGET are), crashes land in
+# engine-tests/fuzz/artifacts/TARGET. Replay one with
+#   cargo +nightly fuzz run -s none --fuzz-dir engine-tests/fuzz TARGET FILE
+# The last lines print libFuzzer's final stats (stat::number_of_executed_units).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+target=${1:?usage: fuzz.sh TARGET [SECONDS] [libFuzzer flags...]}
+secs=${2:-600}
+shift $(( $# >= 2 ? 2 : 1 ))
+mkdir -p "engine-tests/fuzz/corpus/$target"
+dict=()
+if [ -f "engine-tests/fuzz/dicts/$target.dict" ]; then
+  dict=("-dict=engine-tests/fuzz/dicts/$target.dict")
+fi
+# -s none: the crate forbids unsafe code, so AddressSanitizer adds cost and little
+# else; panics, overflow checks and debug assertions are what the targets catch.
+exec cargo +nightly fuzz run -s none --fuzz-dir engine-tests/fuzz "$target" \
+  "engine-tests/fuzz/corpus/$target" "engine-tests/fuzz/seeds/$target" -- \
+  -max_total_time="$secs" -timeout=20 -rss_limit_mb=2048 -close_fd_mask=1 \
+  -print_final_stats=1 "${dict[@]}" "$@"
