@@ -38,3 +38,11 @@ pub fn read_line(buf: &mut Vec<u8>) -> Option<String> {
         Ok(_) => Some(String::from_utf8_lossy(buf).to_string()),
     }
 }
+
+/// A trimmed command line split into its first word and the trimmed rest.
+pub fn split_command(line: &str) -> (&str, &str) {
+    match line.split_once(char::is_whitespace) {
+        Some((c, r)) => (c, r.trim()),
+        None => (line, ""),
+    }
+}

@@ -403,10 +403,7 @@ pub fn handle(engine: &mut Engine, raw: &str) -> bool {
     if line.is_empty() {
         return true;
     }
-    let (cmd, rest) = match line.split_once(char::is_whitespace) {
-        Some((c, r)) => (c, r.trim()),
-        None => (line, ""),
-    };
+    let (cmd, rest) = super::split_command(line);
     match cmd {
         "uci" => {
             out(&UciMessage::id_name(&format!("lancer {}", env!("CARGO_PKG_VERSION"))).serialize());

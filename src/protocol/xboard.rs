@@ -1076,10 +1076,7 @@ impl Session {
         if line.is_empty() {
             return true;
         }
-        let (cmd, rest) = match line.split_once(char::is_whitespace) {
-            Some((c, r)) => (c, r.trim()),
-            None => (line, ""),
-        };
+        let (cmd, rest) = super::split_command(line);
         let num = |s: &str| {
             s.split_whitespace()
                 .next()

@@ -581,11 +581,13 @@ pub fn play_game(
             Err(())
         };
         // As cutechess: SAN, or long algebraic once the decorations `x=+#!?` are dropped.
-        let bare: String = em.text.chars().filter(|c| !"x=+#!?".contains(*c)).collect();
         let m = match parsed.or_else(|_| {
             parse_move(&pos, &em.text)
                 .or_else(|_| parse_san(&pos, &em.text))
-                .or_else(|_| parse_move(&pos, &bare))
+                .or_else(|_| {
+                    let bare: String = em.text.chars().filter(|c| !"x=+#!?".contains(*c)).collect();
+                    parse_move(&pos, &bare)
+                })
         }) {
             Ok(m) => m,
             Err(_) => {
