@@ -1,74 +1,222 @@
-//! Time management: a soft limit (stop between iterations) and a hard limit (stop
-//! inside the search), from the clock, increment, moves to go and move overhead.
+//! Time management. From the clock, the increment, moves to go and the move overhead
+//! come an *optimum* (the time a move should take) and a *maximum* (the hard limit the
+//! search never passes). Between iterations the optimum is scaled by how settled the
+//! search is: a best move that keeps changing, a score that falls, or a best move that
+//! holds only a small share of the nodes ask for more time; a stable, dominant best move
+//! asks for less.
 
 use super::Limits;
-use crate::rules::variant::Variant;
 use crate::rules::Color;
 
-/// (soft, hard) milliseconds for this move; `u64::MAX` when the search is untimed.
-pub fn budget(l: &Limits, us: Color, _v: &Variant) -> (u64, u64) {
-    if l.infinite {
-        return (u64::MAX, u64::MAX);
-    }
-    if let Some(mt) = l.movetime {
-        let t = mt.saturating_sub(l.move_overhead).max(1);
-        return (t, t);
-    }
-    let Some(time) = l.time[us.idx()] else {
-        return (u64::MAX, u64::MAX);
+/// Moves assumed left in the game when the GUI gives no `movestogo`.
+const HORIZON: u64 = 50;
+
+/// Time limits of one search, in milliseconds since its start.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TimeManager {
+    /// What a move should take before the scaling factors.
+    pub optimum: u64,
+    /// The hard limit, checked inside the search.
+    pub maximum: u64,
+    /// `movetime`: spend the whole time, never stop between iterations.
+    pub fixed: bool,
+}
+
+/// How settled the search is after an iteration; each factor scales the optimum.
+#[derive(Clone, Copy, Debug)]
+pub struct Progress {
+    /// Root best-move changes, decayed by half each iteration.
+    pub best_changes: f64,
+    /// This iteration's score and those of the previous one and of three iterations ago.
+    pub score: i32,
+    pub prev_score: i32,
+    pub older_score: i32,
+    /// Iterations completed since the best move last changed.
+    pub stable_iterations: i32,
+    /// Share of this iteration's root nodes spent under the best move (0..=1).
+    pub best_share: f64,
+}
+
+impl TimeManager {
+    /// No limit: `infinite`, `depth`, `nodes`, or no clock at all.
+    pub const UNTIMED: TimeManager = TimeManager {
+        optimum: u64::MAX,
+        maximum: u64::MAX,
+        fixed: false,
     };
-    let inc = l.inc[us.idx()];
-    let avail = time.saturating_sub(l.move_overhead).max(1);
-    let mtg = l.movestogo.unwrap_or(30).clamp(1, 50) as u64;
-    // Any clock a GUI may send (up to u64::MAX ms) must not overflow: fractions of
-    // `avail` and `inc` are taken before anything is added or multiplied.
-    let soft = (avail / mtg)
-        .saturating_add(inc - inc / 4)
-        .min(avail / 2)
-        .max(1);
-    let hard_cap = if mtg == 1 {
-        avail / 10 * 9
-    } else {
-        avail / 5 * 3
-    };
-    let hard = soft
-        .saturating_mul(4)
-        .min(hard_cap)
-        .max(soft.min(avail))
-        .max(1);
-    (soft, hard)
+
+    /// Limits for side `us` at game ply `ply` (0 at the game's first move).
+    pub fn new(l: &Limits, us: Color, ply: u32) -> TimeManager {
+        if l.infinite {
+            return TimeManager::UNTIMED;
+        }
+        if let Some(mt) = l.movetime {
+            let t = mt.saturating_sub(l.move_overhead).max(1);
+            return TimeManager {
+                optimum: t,
+                maximum: t,
+                fixed: true,
+            };
+        }
+        let Some(time) = l.time[us.idx()] else {
+            return TimeManager::UNTIMED;
+        };
+        let inc = l.inc[us.idx()];
+        let overhead = l.move_overhead;
+        let mut mtg = l
+            .movestogo
+            .map_or(HORIZON, |m| (m as u64).clamp(1, HORIZON));
+        // A short clock cannot count on many more increments: shorten the horizon.
+        if time < 1000 && mtg as f64 / time as f64 > 0.05 {
+            mtg = ((time as f64 * 0.05) as u64).max(2).min(mtg);
+        }
+        // Floating point: a GUI may send any clock up to u64::MAX, and f64 casts back
+        // to u64 saturate instead of overflowing.
+        let (timef, incf, ovf, mtgf) = (time as f64, inc as f64, overhead as f64, mtg as f64);
+        let ply = ply as f64;
+        let left = (timef + incf * (mtgf - 1.0) - ovf * (2.0 + mtgf)).max(1.0);
+        let (opt_scale, max_scale) = if l.movestogo.is_some() {
+            (
+                ((0.88 + ply / 116.4) / mtgf).min(0.88 * timef / left),
+                (1.3 + 0.11 * mtgf).min(6.3),
+            )
+        } else {
+            (
+                (0.0120 + (ply + 3.0).powf(0.45) * 0.0039).min(0.2 * timef / left),
+                (4.0 + ply / 12.0).min(6.6),
+            )
+        };
+        let optimum = (opt_scale * left).max(1.0);
+        // With one move to go the whole clock minus a reserve may be spent; otherwise
+        // never more than 80 % of what is left on one move.
+        let cap = if mtg == 1 { 0.9 } else { 0.8 };
+        let maximum = (max_scale * optimum).min(cap * timef - ovf).max(1.0);
+        let maximum = (maximum as u64).min(time).max(1);
+        TimeManager {
+            optimum: (optimum as u64).clamp(1, maximum),
+            maximum,
+            fixed: false,
+        }
+    }
+
+    /// Whether the search has a clock to watch.
+    pub fn timed(&self) -> bool {
+        self.maximum != u64::MAX
+    }
+
+    /// Whether to start another iteration after `elapsed` ms: one iteration takes
+    /// about as long as all before it, and an unfinished one is mostly wasted.
+    pub fn another_iteration(&self, elapsed: u64, p: &Progress) -> bool {
+        self.fixed || !self.timed() || (elapsed as f64) < 0.55 * self.scaled_optimum(p) as f64
+    }
+
+    /// The time this move may take, given the search's progress so far.
+    pub fn scaled_optimum(&self, p: &Progress) -> u64 {
+        if self.fixed || !self.timed() {
+            return self.maximum;
+        }
+        let falling = (1.0
+            + 0.012 * (p.prev_score - p.score) as f64
+            + 0.006 * (p.older_score - p.score) as f64)
+            .clamp(0.6, 1.6);
+        let stability = 1.15 - 0.035 * p.stable_iterations.clamp(0, 10) as f64;
+        let instability = 1.0 + 0.6 * p.best_changes;
+        let dominance = (1.5 - p.best_share) * 1.2;
+        let t = self.optimum as f64 * falling * stability * instability * dominance;
+        (t as u64).min(self.maximum)
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::Variants;
+
+    fn clock(time: u64, inc: u64, mtg: Option<u32>) -> Limits {
+        Limits {
+            time: [Some(time), Some(time)],
+            inc: [inc, inc],
+            movestogo: mtg,
+            move_overhead: 10,
+            ..Default::default()
+        }
+    }
 
     #[test]
     fn budgets_fit_the_clock() {
-        let vs = Variants::builtin();
-        let v = vs.get("chess").unwrap();
-        let mut l = Limits {
-            time: [Some(1000), Some(1000)],
-            inc: [10, 10],
+        for (time, inc) in [(1000, 10), (10_000, 100), (60_000, 0), (5, 0), (300, 1000)] {
+            for mtg in [None, Some(1), Some(2), Some(40)] {
+                for ply in [0, 20, 80, 300] {
+                    let tm = TimeManager::new(&clock(time, inc, mtg), Color::White, ply);
+                    assert!(
+                        1 <= tm.optimum && tm.optimum <= tm.maximum && tm.maximum <= time,
+                        "{time}+{inc} {mtg:?} ply {ply}: {tm:?}"
+                    );
+                    if time > 100 {
+                        assert!(tm.maximum < time, "{time}+{inc} {mtg:?}: {tm:?}");
+                    }
+                }
+            }
+        }
+    }
+
+    /// 10+0.1 from the start: a few hundred milliseconds a move, a hard limit well
+    /// inside the clock.
+    #[test]
+    fn ten_seconds_plus_a_tenth() {
+        let tm = TimeManager::new(&clock(10_000, 100, None), Color::White, 20);
+        assert!((200..=600).contains(&tm.optimum), "{tm:?}");
+        assert!(tm.maximum >= 3 * tm.optimum && tm.maximum <= 8000, "{tm:?}");
+    }
+
+    #[test]
+    fn movetime_is_spent_whole() {
+        let l = Limits {
+            movetime: Some(1000),
             move_overhead: 10,
             ..Default::default()
         };
-        let (s, h) = budget(&l, Color::White, v);
-        assert!(s < h && h < 1000, "{s} {h}");
-        l.movestogo = Some(1);
-        let (_, h) = budget(&l, Color::White, v);
-        assert!(h < 1000);
-        l.time = [Some(5), Some(5)];
-        let (s, h) = budget(&l, Color::White, v);
-        assert!(s >= 1 && (1..=5).contains(&h));
+        let tm = TimeManager::new(&l, Color::Black, 7);
+        assert_eq!((tm.optimum, tm.maximum, tm.fixed), (990, 990, true));
+        let p = Progress {
+            best_changes: 0.0,
+            score: 0,
+            prev_score: 0,
+            older_score: 0,
+            stable_iterations: 20,
+            best_share: 1.0,
+        };
+        assert_eq!(tm.scaled_optimum(&p), 990);
+    }
+
+    #[test]
+    fn unsettled_search_takes_longer() {
+        let tm = TimeManager::new(&clock(60_000, 0, None), Color::White, 30);
+        let settled = Progress {
+            best_changes: 0.0,
+            score: 20,
+            prev_score: 20,
+            older_score: 20,
+            stable_iterations: 10,
+            best_share: 0.95,
+        };
+        let unsettled = Progress {
+            best_changes: 1.5,
+            score: -40,
+            prev_score: 20,
+            older_score: 30,
+            stable_iterations: 0,
+            best_share: 0.3,
+        };
+        let (a, b) = (tm.scaled_optimum(&settled), tm.scaled_optimum(&unsettled));
+        assert!(
+            a < tm.optimum && tm.optimum < b && b <= tm.maximum,
+            "{a} {b} {tm:?}"
+        );
     }
 
     /// Found by fuzzing `go`: huge clocks and increments overflowed.
     #[test]
     fn huge_clocks_do_not_overflow() {
-        let vs = Variants::builtin();
-        let v = vs.get("chess").unwrap();
         for (time, inc) in [
             (u64::MAX, 0),
             (i64::MAX as u64, i64::MAX as u64),
@@ -76,29 +224,15 @@ mod tests {
             (u64::MAX, u64::MAX),
         ] {
             for mtg in [None, Some(1), Some(40)] {
-                let l = Limits {
-                    time: [Some(time), Some(time)],
-                    inc: [inc, inc],
-                    movestogo: mtg,
-                    move_overhead: 10,
-                    ..Default::default()
-                };
-                let (s, h) = budget(&l, Color::White, v);
+                let tm = TimeManager::new(&clock(time, inc, mtg), Color::White, 0);
                 assert!(
-                    1 <= s && s <= h && h <= time,
-                    "{time} {inc} {mtg:?}: {s} {h}"
+                    1 <= tm.optimum && tm.optimum <= tm.maximum && tm.maximum <= time,
+                    "{time} {inc} {mtg:?}: {tm:?}"
                 );
-                if mtg == Some(1) && inc == 0 {
-                    // With one move to go, the hard limit is 9/10 of the clock.
-                    assert_eq!(h, (time - 10) / 10 * 9, "{time}");
-                }
             }
         }
         // A huge clock still leaves most of it unspent on one move.
-        let l = Limits {
-            time: [Some(u64::MAX); 2],
-            ..Default::default()
-        };
-        assert!(budget(&l, Color::White, v).1 <= u64::MAX / 5 * 3);
+        let tm = TimeManager::new(&clock(u64::MAX, 0, None), Color::White, 0);
+        assert!(tm.maximum <= u64::MAX / 5 * 4);
     }
 }

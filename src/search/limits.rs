@@ -1,0 +1,66 @@
+//! What a search is asked to do, and the features that can be switched off.
+
+use crate::rules::moves::Move;
+
+/// What the search is asked to do.
+#[derive(Clone, Debug, Default)]
+pub struct Limits {
+    pub depth: Option<i32>,
+    pub nodes: Option<u64>,
+    pub movetime: Option<u64>,
+    /// Remaining time per side (ms), White first.
+    pub time: [Option<u64>; 2],
+    /// Increment per side (ms).
+    pub inc: [u64; 2],
+    pub movestogo: Option<u32>,
+    pub infinite: bool,
+    pub ponder: bool,
+    /// Stop once a mate in this many moves is found.
+    pub mate: Option<u32>,
+    /// Restrict the root to these moves.
+    pub searchmoves: Vec<Move>,
+    /// Number of principal variations.
+    pub multipv: usize,
+    /// Safety margin subtracted from the clock (ms).
+    pub move_overhead: u64,
+    /// Search features switched off, for measuring what each one gains (bits of [`Feature`]).
+    pub disabled: u32,
+}
+
+/// Search features that can be switched off for self-play measurements.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Feature {
+    NullMove = 1,
+    Lmr = 2,
+    /// Reverse futility, futility and late-move pruning.
+    Pruning = 4,
+    Aspiration = 8,
+    /// Reverse futility pruning alone.
+    Rfp = 16,
+    /// Futility and late-move pruning of quiet moves alone.
+    Futility = 32,
+}
+
+impl Feature {
+    /// Parses a comma list such as `null,lmr` into bits.
+    pub fn parse_list(s: &str) -> Result<u32, String> {
+        let mut bits = 0;
+        for t in s
+            .split([',', ' '])
+            .filter(|t| !t.is_empty() && *t != "<empty>" && *t != "none")
+        {
+            bits |= match t {
+                "null" => Feature::NullMove as u32,
+                "lmr" => Feature::Lmr as u32,
+                "pruning" => Feature::Pruning as u32,
+                "aspiration" => Feature::Aspiration as u32,
+                _ => {
+                    return Err(format!(
+                        "unknown search feature '{t}' (null, lmr, pruning, aspiration)"
+                    ))
+                }
+            };
+        }
+        Ok(bits)
+    }
+}

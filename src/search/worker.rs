@@ -1,0 +1,147 @@
+//! A search thread's state: move buffers per ply, heuristics, the PV, the stop checks.
+
+use super::limits::{Feature, Limits};
+use super::score::MAX_PLY;
+use super::Shared;
+use crate::rules::bitboard::Square;
+use crate::rules::moves::*;
+use crate::rules::piece::*;
+use crate::rules::Position;
+use std::sync::atomic::Ordering;
+use std::time::Instant;
+
+/// A ply's move list and ordering scores, kept between nodes so that no node clears
+/// or allocates 8 KB of arrays.
+pub(crate) struct Buf {
+    pub(crate) list: MoveList,
+    pub(crate) scores: [i32; MAX_MOVES],
+}
+
+pub(crate) struct Worker<'a> {
+    pub(crate) bufs: Vec<Option<Box<Buf>>>,
+    pub(crate) shared: &'a Shared,
+    pub(crate) main: bool,
+    pub(crate) limits: &'a Limits,
+    pub(crate) start: Instant,
+    pub(crate) hard_ms: u64,
+    pub(crate) nodes: u64,
+    pub(crate) seldepth: usize,
+    pub(crate) keys: Vec<u64>,
+    pub(crate) history: Box<[[[i32; 64]; 65]; 2]>,
+    pub(crate) killers: [[Move; 2]; MAX_PLY + 2],
+    pub(crate) counters: Box<[[Move; 64]; 2 * NKINDS]>,
+    pub(crate) prev: [(Piece, Square); MAX_PLY + 2],
+    pub(crate) pv: Box<[[Move; MAX_PLY + 2]; MAX_PLY + 2]>,
+    pub(crate) pv_len: [usize; MAX_PLY + 2],
+    pub(crate) eval_stack: [i32; MAX_PLY + 2],
+    pub(crate) root_excluded: Vec<Move>,
+    /// Nodes spent under each root move in the current iteration.
+    pub(crate) root_nodes: Vec<(Move, u64)>,
+    /// Root best-move changes (main thread), for time management.
+    pub(crate) best_changes: f64,
+    pub(crate) stopped: bool,
+}
+
+impl<'a> Worker<'a> {
+    pub(crate) fn new(
+        shared: &'a Shared,
+        limits: &'a Limits,
+        history_keys: &[u64],
+        main: bool,
+        start: Instant,
+        hard_ms: u64,
+    ) -> Worker<'a> {
+        Worker {
+            bufs: (0..MAX_PLY + 4)
+                .map(|_| {
+                    Some(Box::new(Buf {
+                        list: MoveList::new(),
+                        scores: [0; MAX_MOVES],
+                    }))
+                })
+                .collect(),
+            shared,
+            main,
+            limits,
+            start,
+            hard_ms,
+            nodes: 0,
+            seldepth: 0,
+            keys: history_keys.to_vec(),
+            history: Box::new([[[0; 64]; 65]; 2]),
+            killers: [[Move::NONE; 2]; MAX_PLY + 2],
+            counters: Box::new([[Move::NONE; 64]; 2 * NKINDS]),
+            prev: [(NO_PIECE, 0); MAX_PLY + 2],
+            pv: Box::new([[Move::NONE; MAX_PLY + 2]; MAX_PLY + 2]),
+            pv_len: [0; MAX_PLY + 2],
+            eval_stack: [0; MAX_PLY + 2],
+            root_excluded: Vec::new(),
+            root_nodes: Vec::new(),
+            best_changes: 0.0,
+            stopped: false,
+        }
+    }
+
+    #[inline]
+    pub(crate) fn elapsed_ms(&self) -> u64 {
+        self.start.elapsed().as_millis() as u64
+    }
+
+    /// Polls the stop conditions; true when the search must unwind.
+    #[inline]
+    pub(crate) fn should_stop(&mut self) -> bool {
+        if self.stopped {
+            return true;
+        }
+        if let Some(n) = self.limits.nodes {
+            if self.main && self.nodes >= n {
+                self.stopped = true;
+                self.shared.stop.store(true, Ordering::Relaxed);
+                return true;
+            }
+        }
+        if self.nodes & 1023 == 0 {
+            if self.shared.stop.load(Ordering::Relaxed) {
+                self.stopped = true;
+                return true;
+            }
+            if self.main
+                && !self.shared.pondering.load(Ordering::Relaxed)
+                && self.elapsed_ms() >= self.hard_ms
+            {
+                self.stopped = true;
+                self.shared.stop.store(true, Ordering::Relaxed);
+                return true;
+            }
+        }
+        false
+    }
+
+    pub(crate) fn is_repetition(&self, pos: &Position) -> bool {
+        let n = self.keys.len();
+        let span = (pos.halfmove() as usize).min(n.saturating_sub(1));
+        let k = pos.key();
+        let mut i = 2;
+        while i <= span {
+            if self.keys[n - 1 - i] == k {
+                return true;
+            }
+            i += 2;
+        }
+        false
+    }
+
+    #[inline(always)]
+    pub(crate) fn on(&self, f: Feature) -> bool {
+        self.limits.disabled & f as u32 == 0
+    }
+
+    pub(crate) fn take_buf(&mut self, ply: usize) -> Box<Buf> {
+        self.bufs[ply.min(MAX_PLY + 3)].take().unwrap_or_else(|| {
+            Box::new(Buf {
+                list: MoveList::new(),
+                scores: [0; MAX_MOVES],
+            })
+        })
+    }
+}
