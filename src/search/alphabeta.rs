@@ -5,6 +5,7 @@ use super::eval::evaluate;
 use super::limits::Feature;
 use super::movepick::{hist_idx, is_capture, pick};
 use super::score::*;
+use super::see::see_ge;
 use super::tt::Bound;
 use super::worker::{Buf, Worker};
 use crate::rules::bitboard::*;
@@ -145,11 +146,19 @@ impl Worker<'_> {
             }
         }
         let scores = &mut buf.scores;
-        self.order(pos, list, scores, Move::NONE, ply.min(MAX_PLY));
+        self.order(pos, list, scores, Move::NONE, ply.min(MAX_PLY), false);
         let n = list.len();
         let moves = list.as_mut_slice();
         for i in 0..n {
             let m = pick(moves, scores, i);
+            // Captures that lose material cannot raise a quiet position's score.
+            if !in_check
+                && m.move_type() != MoveType::Drop
+                && best > -MATE_BOUND
+                && !see_ge(pos, m, 0)
+            {
+                continue;
+            }
             let child = pos.after(m);
             let score = -self.qsearch(&child, -beta, -alpha, ply + 1, qd + 1);
             if self.stopped {
@@ -311,7 +320,7 @@ impl Worker<'_> {
             }
         }
         let scores = &mut buf.scores;
-        self.order(pos, list, scores, tt_move, ply);
+        self.order(pos, list, scores, tt_move, ply, true);
         let n = list.len();
         let mut best = -INF;
         let mut best_move = Move::NONE;

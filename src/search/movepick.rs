@@ -1,6 +1,7 @@
 //! Move ordering: what a move captures, its ordering score, and the selection of the
 //! next best move.
 
+use super::see::see_ge;
 use super::worker::Worker;
 use crate::rules::moves::*;
 use crate::rules::piece::*;
@@ -78,6 +79,7 @@ impl Worker<'_> {
         scores: &mut [i32],
         tt_move: Move,
         ply: usize,
+        see_captures: bool,
     ) {
         let us = pos.side().idx();
         let (pp, psq) = if ply > 0 {
@@ -100,9 +102,13 @@ impl Worker<'_> {
                     pos.piece_at(m.from()).kind()
                 };
                 let sentry_loss = (m.move_type() == MoveType::SentryEdge) as i32 * 3;
-                1_000_000 + 100 * ordering_value(victim)
-                    - ordering_value(attacker)
-                    - 10 * sentry_loss
+                // Captures that lose material come after the quiet moves.
+                let base = if see_captures && !see_ge(pos, m, 0) {
+                    -1_000_000
+                } else {
+                    1_000_000
+                };
+                base + 100 * ordering_value(victim) - ordering_value(attacker) - 10 * sentry_loss
                     + m.kind().map_or(0, |k| 10 * ordering_value(k))
             } else if let Some(k) = m.kind().filter(|_| m.move_type() == MoveType::Promotion) {
                 900_000 + ordering_value(k)
