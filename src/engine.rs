@@ -56,6 +56,9 @@ pub struct Engine {
     pub multipv: usize,
     pub move_overhead: u64,
     pub ponder: bool,
+    /// `UCI_AnalyseMode`: the GUI says it is analysing, not playing a game. Kept
+    /// for GUIs that read it back; the search does not depend on it.
+    pub analyse_mode: bool,
     /// Chess played with Chess960 castling notation (UCI_Chess960).
     pub chess960: bool,
     /// Search features switched off (the `Ablation` option, for self-play measurements).
@@ -105,6 +108,7 @@ impl Engine {
             multipv: 1,
             move_overhead: 10,
             ponder: false,
+            analyse_mode: false,
             chess960: false,
             disabled: 0,
             sandbox: None,

@@ -816,7 +816,7 @@ impl Session {
             .variants
             .all()
             .iter()
-            .find(|v| v.xboard_name == name || v.name == name)
+            .find(|v| v.xboard_name.eq_ignore_ascii_case(name) || v.name.eq_ignore_ascii_case(name))
             .map(|v| v.name.clone());
         let Some(vname) = found else {
             return error("unknown variant", line);
