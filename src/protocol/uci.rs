@@ -137,7 +137,7 @@ fn set_option(engine: &mut Engine, name: &str, value: Option<&str>) {
                 .load_variant_file(p)
                 .map(|_| announce_variant(engine)),
         },
-        "hash" => num(1, MAX_HASH as i64).map(|n| engine.set_hash(n as usize)),
+        "hash" => num(1, MAX_HASH as i64).and_then(|n| engine.set_hash(n as usize)),
         "clear hash" => {
             engine.clear_hash();
             Ok(())

@@ -1122,7 +1122,11 @@ impl Session {
                     }
                     if let Ok(n) = v.trim().parse::<usize>() {
                         match k.trim().to_ascii_lowercase().as_str() {
-                            "hash" => self.engine.set_hash(n.clamp(1, MAX_HASH)),
+                            "hash" => {
+                                if let Err(e) = self.engine.set_hash(n.clamp(1, MAX_HASH)) {
+                                    error(&e, line);
+                                }
+                            }
                             "threads" => self.engine.threads = n.clamp(1, MAX_THREADS),
                             _ => {}
                         }
@@ -1252,7 +1256,11 @@ impl Session {
             "post" => self.post = true,
             "nopost" => self.post = false,
             "memory" => match num(rest) {
-                Some(mb) if mb > 0 => self.engine.set_hash((mb as usize).min(MAX_HASH)),
+                Some(mb) if mb > 0 => {
+                    if let Err(e) = self.engine.set_hash((mb as usize).min(MAX_HASH)) {
+                        error(&e, line);
+                    }
+                }
                 _ => error("expected megabytes", line),
             },
             "cores" => match num(rest) {
