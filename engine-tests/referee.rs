@@ -364,3 +364,112 @@ fn pgn_check_reports_the_first_illegal_move() {
     assert!(err.contains("ply 3") && err.contains("Ke3"), "{err}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// A temporary directory for one test, removed by the test.
+fn temp_dir(tag: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("lancer-{tag}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Issue 15: the engine's own options go before `UCI_Variant`, as cutechess sends
+/// them (Fairy-Stockfish knows `lighthouse` only once `VariantPath` is set).
+#[test]
+fn engine_options_come_before_the_variant() {
+    if !have_python() {
+        assert!(std::env::var_os("CI").is_none(), "CI needs python3");
+        return;
+    }
+    let me = format!("cmd={}", lancer());
+    let (out, err, ok) = run_match(&[
+        "-engine",
+        &fake("variantpath"),
+        "name=fake",
+        "option.VariantPath=lighthouse.ini",
+        "-engine",
+        &me,
+        "name=lancer",
+        "-each",
+        "proto=uci",
+        "tc=inf",
+        "plies=1",
+        "-variant",
+        "lighthouse",
+        "-maxmoves",
+        "1",
+        "-debug",
+    ]);
+    assert!(ok, "{out}{err}");
+    assert!(!out.contains("illegal move"), "{out}");
+    assert!(out.contains("1/2-1/2 {Draw by adjudication}"), "{out}");
+    let path = out.find(">fake: setoption name VariantPath").expect(&out);
+    let variant = out.find(">fake: setoption name UCI_Variant").expect(&out);
+    assert!(path < variant, "{out}");
+}
+
+/// The Fairy-Stockfish that `engine-tests/scripts/build-fsf.sh` builds (`.ci/run` calls
+/// it); under CI a missing binary fails the test, elsewhere the test says it skipped.
+fn built_fsf() -> Option<std::path::PathBuf> {
+    let bin = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/fsf/fairy-stockfish");
+    if bin.exists() {
+        return Some(bin);
+    }
+    assert!(
+        std::env::var_os("CI").is_none(),
+        "CI must build Fairy-Stockfish: engine-tests/scripts/build-fsf.sh"
+    );
+    eprintln!(
+        "SKIPPED: no {} (build it with engine-tests/scripts/build-fsf.sh)",
+        bin.display()
+    );
+    None
+}
+
+/// Issue 15: a current Fairy-Stockfish plays Lighthouse under `lancer match` once its
+/// `VariantPath` reaches it before `UCI_Variant`; before, it played chess and lost
+/// every game with an illegal move.
+#[test]
+fn fairy_stockfish_plays_lighthouse() {
+    let Some(fsf) = built_fsf() else {
+        return;
+    };
+    let ini = common::data_path("fsf/lighthouse.ini");
+    let dir = temp_dir("fsf");
+    let pgn = dir.join("lighthouse.pgn");
+    let (out, err, ok) = run_match(&[
+        "-engine",
+        &format!("cmd={}", fsf.display()),
+        "name=fsf",
+        &format!("option.VariantPath={}", ini.display()),
+        "-engine",
+        &format!("cmd={}", lancer()),
+        "name=lancer",
+        "-each",
+        "proto=uci",
+        "tc=2+0.05",
+        "-variant",
+        "lighthouse",
+        "-games",
+        "2",
+        "-maxmoves",
+        "25",
+        "-pgnout",
+        pgn.to_str().unwrap(),
+    ]);
+    assert!(ok, "{out}{err}");
+    assert_eq!(out.matches("Finished game").count(), 2, "{out}");
+    for bad in [
+        "illegal move",
+        "loses on time",
+        "connection stalls",
+        "protocol error",
+    ] {
+        assert!(!out.contains(bad), "{out}");
+    }
+    let o = Command::new(lancer())
+        .args(["pgn-check", pgn.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    std::fs::remove_dir_all(&dir).ok();
+}

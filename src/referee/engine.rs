@@ -247,11 +247,15 @@ impl EngineProcess {
             Proto::Uci => {
                 self.send("uci");
                 while self.recv(deadline)? != "uciok" {}
-                if variant != "chess" {
-                    self.send(&format!("setoption name UCI_Variant value {variant}"));
-                }
+                // The engine's own options first, as cutechess sends them: an option
+                // may define what the variant means (Fairy-Stockfish's VariantPath
+                // must come before `UCI_Variant lighthouse`). The variant follows
+                // at the start of the game.
                 for (k, v) in self.config.options.clone() {
                     self.send(&format!("setoption name {k} value {v}"));
+                }
+                if variant != "chess" {
+                    self.send(&format!("setoption name UCI_Variant value {variant}"));
                 }
                 self.send("isready");
                 while self.recv(deadline)? != "readyok" {}
