@@ -544,7 +544,8 @@ fn limited_session(mb: u64, args: &str) -> Session {
 
 /// `setoption name Hash value 40000` aborted the engine (`memory allocation of
 /// 41943040000 bytes failed`). A table that cannot be had is refused with an error
-/// line, the old table stays, and the engine carries on; the same for CECP `memory`.
+/// line, the old table stays, and the engine carries on; the same for CECP `memory`
+/// and `analyse --hash`.
 #[test]
 #[cfg(target_os = "linux")]
 fn a_table_too_large_is_refused_and_the_old_one_kept() {
@@ -605,4 +606,16 @@ fn a_table_too_large_is_refused_and_the_old_one_kept() {
         .unwrap();
     s.send("quit");
     s.finish().unwrap();
+
+    let o = limited(1024, "analyse --hash 4000 --depth 2")
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(err.starts_with("error: --hash 4000: "), "{err}");
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    assert!(
+        !err.contains("panicked") && !err.contains("memory allocation"),
+        "{err}"
+    );
 }
