@@ -268,7 +268,7 @@ fn usage_errors_exit_2_and_failures_exit_1() {
             err.starts_with("error: ") && err.contains(needle),
             "{args:?}: {err}"
         );
-        assert!(err.contains("try '--help'"), "{args:?}: {err}");
+        assert!(err.contains("--help'."), "{args:?}: {err}");
         assert!(!err.contains("panicked"), "{args:?}: {err}");
     }
     assert_clean_failure(&lancer(&["perft", "--variant", "nosuch", "1"]), "nosuch");

@@ -64,6 +64,15 @@ pub struct OpeningsArgs {
 
 /// `lancer match`: cutechess-style options, passed through as they are.
 #[derive(Args, Debug)]
+#[command(after_help = "\
+Engine fields (-engine, -each): cmd= name= proto=uci|xboard dir= arg= option.X=Y initstr=
+  tc=moves/time+inc|inf st= timemargin= nodes= plies=|depth= whitepov restart=on
+Options: -variant V -tournament round-robin|gauntlet -games N -rounds N -repeat
+  -concurrency N -openings file= format=epd|pgn order=random|sequential plies= start=
+  -pgnout F [min] [fi] -sprt elo0= elo1= alpha= beta= -ratinginterval N -maxmoves N
+  -draw movenumber= movecount= score= -resign movecount= score= twosided=
+  -seed N|-srand N -wait MS -recover -event NAME -debug -tc T (= -each tc=T)
+Anything else is refused. The README has the details.")]
 pub struct MatchArgs {
     /// -engine cmd=... name=... proto=uci|xboard ..., -each tc=..., -variant, -games, ...
     #[arg(trailing_var_arg = true, allow_hyphen_values = true, num_args = 0..)]
@@ -325,7 +334,12 @@ impl CliError {
     pub fn text(&self) -> String {
         match self {
             CliError::Usage { message, usage } => {
-                format!("error: {message}\n\nUsage: {usage}\n\nFor more information, try '--help'.")
+                // `lancer match ...` -> `lancer match --help`.
+                let command: Vec<&str> = usage.split(' ').take(2).collect();
+                format!(
+                    "error: {message}\n\nUsage: {usage}\n\nFor more information, try '{} --help'.",
+                    command.join(" ")
+                )
             }
             CliError::Failed(m) => format!("error: {m}"),
         }
