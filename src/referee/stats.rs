@@ -23,25 +23,6 @@ impl Wld {
     }
 }
 
-fn elo_of(p: f64) -> f64 {
-    -400.0 * (1.0 / p - 1.0).log10()
-}
-
-/// Elo difference and its 95% margin, when defined (some games, not all won or all lost).
-pub fn elo(r: &Wld) -> Option<(f64, f64)> {
-    let n = r.n() as f64;
-    let p = r.ratio();
-    if r.n() == 0 || p <= 0.0 || p >= 1.0 {
-        return None;
-    }
-    let (w, l, d) = (r.w as f64 / n, r.l as f64 / n, r.d as f64 / n);
-    let var = w * (1.0 - p).powi(2) + l * (0.0 - p).powi(2) + d * (0.5 - p).powi(2);
-    let sd = (var / n).sqrt();
-    let lo = (p - 1.959964 * sd).clamp(1e-9, 1.0 - 1e-9);
-    let hi = (p + 1.959964 * sd).clamp(1e-9, 1.0 - 1e-9);
-    Some((elo_of(p), (elo_of(hi) - elo_of(lo)) / 2.0))
-}
-
 fn erf(x: f64) -> f64 {
     // Abramowitz-Stegun 7.1.26 (error below 1.5e-7).
     let t = 1.0 / (1.0 + 0.3275911 * x.abs());
@@ -55,15 +36,6 @@ fn erf(x: f64) -> f64 {
     } else {
         -y
     }
-}
-
-/// Likelihood of superiority (percent).
-pub fn los(r: &Wld) -> f64 {
-    let (w, l) = (r.w as f64, r.l as f64);
-    if w + l == 0.0 {
-        return 50.0;
-    }
-    50.0 * (1.0 + erf((w - l) / (2.0 * (w + l)).sqrt()))
 }
 
 /// SPRT settings (Elo bounds of the two hypotheses and error rates).
@@ -260,23 +232,21 @@ mod tests {
 
     #[test]
     fn elo_of_even_and_uneven_scores() {
-        let (e, m) = elo(&Wld {
+        let e = CuteElo::new(&Wld {
             w: 10,
             l: 10,
             d: 10,
-        })
-        .unwrap();
-        assert!(e.abs() < 1e-9 && m > 50.0 && m < 200.0, "{e} {m}");
-        let (e, _) = elo(&Wld {
+        });
+        let (d, m) = (e.diff(), e.error_margin());
+        assert!(d.abs() < 1e-9 && m > 50.0 && m < 200.0, "{d} {m}");
+        // 70% is about +147 Elo.
+        let e = CuteElo::new(&Wld {
             w: 30,
             l: 10,
             d: 10,
-        })
-        .unwrap();
-        // 70% is about +147 Elo.
-        assert!((e - 147.2).abs() < 1.0, "{e}");
-        assert!(elo(&Wld { w: 3, l: 0, d: 0 }).is_none());
-        assert!((los(&Wld { w: 5, l: 5, d: 0 }) - 50.0).abs() < 1e-6);
+        });
+        assert!((e.diff() - 147.2).abs() < 1.0, "{}", e.diff());
+        assert!((CuteElo::new(&Wld { w: 5, l: 5, d: 0 }).los() - 50.0).abs() < 1e-6);
         let s = Sprt {
             elo0: 0.0,
             elo1: 10.0,
