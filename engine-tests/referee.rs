@@ -661,6 +661,10 @@ fn unknown_and_unimplemented_arguments_are_refused() {
             "policy=round is not implemented",
         ),
         (&["-frobnicate"][..], "unknown option '-frobnicate'"),
+        (
+            &["-each", "st=1e30"][..],
+            "st: '1e30' is not a time in seconds",
+        ),
     ] {
         let mut args = vec![
             "-engine", &me, "name=a", "-engine", &me, "name=b", "-each", "tc=1",

@@ -394,7 +394,12 @@ impl EngineProcess {
     ) -> Result<EngineMove, EngineError> {
         let t0 = Instant::now();
         let budget = mine.per_move.unwrap_or(mine.left).max(0) as u64;
-        let deadline = t0 + Duration::from_millis(budget + self.config.timemargin + 1000);
+        // Saturating: `tc=inf` and large margins must not overflow the clock.
+        let wait = budget
+            .saturating_add(self.config.timemargin)
+            .saturating_add(1000)
+            .min(1 << 40);
+        let deadline = t0 + Duration::from_millis(wait);
         let mut score = None;
         let mut depth = None;
         match self.config.proto {

@@ -458,8 +458,10 @@ pub fn parse_args(args: &[String]) -> Result<MatchConfig, String> {
                 "tc" => cfg.tc = Some(v.clone()),
                 "st" => {
                     cfg.st = Some(
-                        v.parse()
-                            .map_err(|_| format!("st: '{v}' is not a number"))?,
+                        v.parse::<f64>()
+                            .ok()
+                            .filter(|s| s.is_finite() && *s > 0.0 && *s <= 1e7)
+                            .ok_or_else(|| format!("st: '{v}' is not a time in seconds"))?,
                     )
                 }
                 "timemargin" => {
@@ -724,7 +726,8 @@ pub fn play_game(
         if cfg.engines[ids[si]].white_pov && side == Color::Black {
             em.score = em.score.map(|s| -s);
         }
-        let limit = mine.per_move.unwrap_or(mine.left) + cfg.engines[ids[si]].timemargin as i64;
+        let margin = cfg.engines[ids[si]].timemargin.min(i64::MAX as u64) as i64;
+        let limit = mine.per_move.unwrap_or(mine.left).saturating_add(margin);
         if em.elapsed_ms > limit {
             outcome = Some((
                 loss,
