@@ -241,3 +241,53 @@ fn openings_are_distinct_balanced_and_replayable() {
         "unknown variant",
     );
 }
+
+/// Issue 15: one convention for command-line errors. A usage error (an unknown
+/// option, a malformed or out-of-range value; `lancer match`'s cutechess options
+/// too) prints `error: ...` and the usage, and exits with status 2, as clap and
+/// other command-line tools do; a command that cannot do its work prints one line
+/// `error: ...` and exits with status 1.
+#[test]
+fn usage_errors_exit_2_and_failures_exit_1() {
+    for (args, needle) in [
+        (
+            &["perft", "--bogus", "1"][..],
+            "unexpected argument '--bogus'",
+        ),
+        (&["perft", "--threads", "0", "1"][..], "--threads"),
+        (&["perft", "--threads", "100000", "1"][..], "--threads"),
+        (&["analyse", "--hash", "0"][..], "--hash"),
+        (&["analyse", "--multipv", "0"][..], "--multipv"),
+        (&["match", "-bogus"][..], "unknown option '-bogus'"),
+        (&["match", "-engine", "cmd=x"][..], "at least two -engine"),
+    ] {
+        let o = lancer(args);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert!(
+            err.starts_with("error: ") && err.contains(needle),
+            "{args:?}: {err}"
+        );
+        assert!(err.contains("--help'."), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
+    assert_clean_failure(&lancer(&["perft", "--variant", "nosuch", "1"]), "nosuch");
+}
+
+/// Issue 15: variant names are case-insensitive, as Fairy-Stockfish takes them.
+#[test]
+fn variant_names_ignore_case() {
+    let o = lancer(&["perft", "--variant", "Chess960", "2"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(last_line(&o), "Nodes searched: 400");
+    let o = lancer(&["perft", "--variant", "LIGHTHOUSE", "1"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = lancer(&[
+        "variants",
+        "--setups",
+        "EightPieceRandom",
+        "--setup",
+        "5147",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+}

@@ -496,3 +496,126 @@ fn a_promotion_kind_given_twice_is_an_error() {
     assert_eq!(texts.len(), n, "two legal moves with one text");
     assert!(texts.contains(&"b5a6j".to_string()), "{texts:?}");
 }
+
+// ---------------------------------------------------------------------------
+// Allocations whose size a user chooses (issue 15).
+
+/// Runs `lancer ARGS` with at most `mb` MB of address space (`ulimit -v`), so a table
+/// of a few GB cannot be had on any machine.
+fn limited(mb: u64, args: &str) -> std::process::Command {
+    let mut c = std::process::Command::new("sh");
+    c.arg("-c").arg(format!(
+        "ulimit -v {} && exec {} {args}",
+        mb * 1024,
+        env!("CARGO_BIN_EXE_lancer")
+    ));
+    c
+}
+
+fn limited_session(mb: u64, args: &str) -> Session {
+    use std::process::Stdio;
+    let mut child = limited(mb, args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("sh runs");
+    let stdin = child.stdin.take().unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        use std::io::BufRead;
+        for l in std::io::BufReader::new(stdout)
+            .lines()
+            .map_while(Result::ok)
+        {
+            if tx.send(l).is_err() {
+                break;
+            }
+        }
+    });
+    Session {
+        child,
+        stdin,
+        rx,
+        seen: Vec::new(),
+    }
+}
+
+/// `setoption name Hash value 40000` aborted the engine (`memory allocation of
+/// 41943040000 bytes failed`). A table that cannot be had is refused with an error
+/// line, the old table stays, and the engine carries on; the same for CECP `memory`
+/// and `analyse --hash`.
+#[test]
+#[cfg(target_os = "linux")]
+fn a_table_too_large_is_refused_and_the_old_one_kept() {
+    let start = variants().get("chess").unwrap().default_start_fen();
+    let start = Position::from_efen(variants().get("chess").unwrap(), &start).unwrap();
+    let mut s = limited_session(1024, "uci");
+    s.send("uci");
+    s.expect(&re("^uciok$"), ANSWER).unwrap();
+    s.send("setoption name Hash value 32");
+    s.send("setoption name Hash value 4000");
+    s.expect(
+        &re("^info string error: Hash 4000 MB: .*; the table stays 32 MB$"),
+        ANSWER,
+    )
+    .unwrap();
+    s.send("setoption name Hash value 40000");
+    s.expect(&re("^info string error: Hash 40000 MB: "), ANSWER)
+        .unwrap();
+    s.send("isready");
+    s.expect(&re("^readyok$"), ANSWER).unwrap();
+    s.send("position startpos");
+    s.send("go depth 6");
+    legal_bestmove(&mut s, &start, "after a refused Hash");
+    let rss = rss_mb(s.child.id()).unwrap_or(0);
+    assert!(
+        rss >= 28,
+        "the 32 MB table is still there: {rss} MB resident"
+    );
+    s.send("setoption name Hash value 8");
+    s.send("go depth 4");
+    legal_bestmove(&mut s, &start, "after a smaller Hash");
+    s.send("quit");
+    let (_, seen) = s.finish().unwrap();
+    assert_eq!(
+        seen.iter()
+            .filter(|l| l.starts_with("info string error"))
+            .count(),
+        2,
+        "{seen:?}"
+    );
+
+    let mut s = limited_session(1024, "xboard");
+    s.send("protover 2");
+    s.expect(&re("done=1"), ANSWER).unwrap();
+    s.send("new");
+    s.send("memory 4000");
+    s.expect(&re(r"^Error \(Hash 4000 MB: .*\): memory 4000$"), ANSWER)
+        .unwrap();
+    s.send("option Hash=5000");
+    s.expect(
+        &re(r"^Error \(Hash 5000 MB: .*\): option Hash=5000$"),
+        ANSWER,
+    )
+    .unwrap();
+    s.send("sd 3");
+    s.send("usermove e2e4");
+    s.expect(&re("^move [a-h][1-8][a-h][1-8]$"), ANSWER)
+        .unwrap();
+    s.send("quit");
+    s.finish().unwrap();
+
+    let o = limited(1024, "analyse --hash 4000 --depth 2")
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(err.starts_with("error: --hash 4000: "), "{err}");
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    assert!(
+        !err.contains("panicked") && !err.contains("memory allocation"),
+        "{err}"
+    );
+}

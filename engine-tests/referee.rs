@@ -364,3 +364,445 @@ fn pgn_check_reports_the_first_illegal_move() {
     assert!(err.contains("ply 3") && err.contains("Ke3"), "{err}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// A temporary directory for one test, removed by the test.
+fn temp_dir(tag: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("lancer-{tag}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Issue 15: the engine's own options go before `UCI_Variant`, as cutechess sends
+/// them (Fairy-Stockfish knows `lighthouse` only once `VariantPath` is set).
+#[test]
+fn engine_options_come_before_the_variant() {
+    if !have_python() {
+        assert!(std::env::var_os("CI").is_none(), "CI needs python3");
+        return;
+    }
+    let me = format!("cmd={}", lancer());
+    let (out, err, ok) = run_match(&[
+        "-engine",
+        &fake("variantpath"),
+        "name=fake",
+        "option.VariantPath=lighthouse.ini",
+        "-engine",
+        &me,
+        "name=lancer",
+        "-each",
+        "proto=uci",
+        "tc=inf",
+        "plies=1",
+        "-variant",
+        "lighthouse",
+        "-maxmoves",
+        "1",
+        "-debug",
+    ]);
+    assert!(ok, "{out}{err}");
+    assert!(!out.contains("illegal move"), "{out}");
+    assert!(out.contains("1/2-1/2 {Draw by adjudication}"), "{out}");
+    let path = out.find(">fake: setoption name VariantPath").expect(&out);
+    let variant = out.find(">fake: setoption name UCI_Variant").expect(&out);
+    assert!(path < variant, "{out}");
+}
+
+/// The Fairy-Stockfish that `engine-tests/scripts/build-fsf.sh` builds (`.ci/run` calls
+/// it); under CI a missing binary fails the test, elsewhere the test says it skipped.
+fn built_fsf() -> Option<std::path::PathBuf> {
+    let bin = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/fsf/fairy-stockfish");
+    if bin.exists() {
+        return Some(bin);
+    }
+    assert!(
+        std::env::var_os("CI").is_none(),
+        "CI must build Fairy-Stockfish: engine-tests/scripts/build-fsf.sh"
+    );
+    eprintln!(
+        "SKIPPED: no {} (build it with engine-tests/scripts/build-fsf.sh)",
+        bin.display()
+    );
+    None
+}
+
+/// Issue 15: a current Fairy-Stockfish plays Lighthouse under `lancer match` once its
+/// `VariantPath` reaches it before `UCI_Variant`; before, it played chess and lost
+/// every game with an illegal move.
+#[test]
+fn fairy_stockfish_plays_lighthouse() {
+    let Some(fsf) = built_fsf() else {
+        return;
+    };
+    let ini = common::data_path("fsf/lighthouse.ini");
+    let dir = temp_dir("fsf");
+    let pgn = dir.join("lighthouse.pgn");
+    let (out, err, ok) = run_match(&[
+        "-engine",
+        &format!("cmd={}", fsf.display()),
+        "name=fsf",
+        &format!("option.VariantPath={}", ini.display()),
+        "-engine",
+        &format!("cmd={}", lancer()),
+        "name=lancer",
+        "-each",
+        "proto=uci",
+        "tc=2+0.05",
+        "-variant",
+        "lighthouse",
+        "-games",
+        "2",
+        "-maxmoves",
+        "25",
+        "-pgnout",
+        pgn.to_str().unwrap(),
+    ]);
+    assert!(ok, "{out}{err}");
+    assert_eq!(out.matches("Finished game").count(), 2, "{out}");
+    for bad in [
+        "illegal move",
+        "loses on time",
+        "connection stalls",
+        "protocol error",
+    ] {
+        assert!(!out.contains(bad), "{out}");
+    }
+    let o = Command::new(lancer())
+        .args(["pgn-check", pgn.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// Issue 15: `-tournament gauntlet` pairs engine 1 with each of the others, the
+/// ranking table of more than two engines is cutechess's, `-ratinginterval` prints it
+/// every N games, and `-pgnout F min` writes the seven tags and bare moves.
+#[test]
+fn gauntlet_ranking_and_rating_interval() {
+    let me = format!("cmd={}", lancer());
+    let dir = temp_dir("gauntlet");
+    let pgn = dir.join("g.pgn");
+    let (out, err, ok) = run_match(&[
+        "-engine",
+        &me,
+        "name=a",
+        "-engine",
+        &me,
+        "name=b",
+        "-engine",
+        &me,
+        "name=c",
+        "-each",
+        "tc=inf",
+        "plies=1",
+        "-tournament",
+        "gauntlet",
+        "-games",
+        "2",
+        "-maxmoves",
+        "2",
+        "-ratinginterval",
+        "2",
+        "-variant",
+        "Lighthouse",
+        "-pgnout",
+        pgn.to_str().unwrap(),
+        "min",
+    ]);
+    assert!(ok, "{out}{err}");
+    let games: Vec<&str> = out
+        .lines()
+        .filter(|l| l.starts_with("Started game"))
+        .collect();
+    assert_eq!(
+        games,
+        [
+            "Started game 1 of 4 (a vs b)",
+            "Started game 2 of 4 (b vs a)",
+            "Started game 3 of 4 (a vs c)",
+            "Started game 4 of 4 (c vs a)",
+        ],
+        "{out}"
+    );
+    // Every game is drawn at the move limit: cutechess's table (as cutechess-cli
+    // 1.5.1 prints it), the gauntlet engine ranked 0, ties listing the later engine
+    // first, engines without a game last; after games 2 and 4 only.
+    let header = "Rank Name                          Elo     +/-   Games   Score    Draw ";
+    // cutechess's column widths: rank 4, name 25 (left), the rest 7; each ends in
+    // a space (this row is cutechess-cli's own, from a gauntlet of Debian engines).
+    let row = |rank: u32, name: &str, elo: &str, games: u32, score: &str, draw: &str| {
+        format!("{rank:>4} {name:<25} {elo:>7} {elo:>7} {games:>7} {score:>6}% {draw:>6}% ")
+    };
+    assert_eq!(
+        row(0, "sf1", "0", 2, "50.0", "100.0"),
+        "   0 sf1                             0       0       2   50.0%  100.0% "
+    );
+    let after2 = [
+        header.to_string(),
+        row(0, "a", "0", 2, "50.0", "100.0"),
+        row(1, "b", "0", 2, "50.0", "100.0"),
+        row(2, "c", "nan", 0, "nan", "nan"),
+        String::new(),
+        "Started game 3 of 4 (a vs c)".into(),
+    ]
+    .join("\n");
+    let after4 = [
+        header.to_string(),
+        row(0, "a", "0", 4, "50.0", "100.0"),
+        row(1, "c", "0", 2, "50.0", "100.0"),
+        row(2, "b", "0", 2, "50.0", "100.0"),
+        String::new(),
+        "Finished match".into(),
+    ]
+    .join("\n");
+    assert!(out.contains(&after2), "{out}");
+    assert!(out.contains(&after4), "{out}");
+    assert_eq!(out.matches(header).count(), 2, "{out}");
+    assert!(
+        !out.contains("Score of"),
+        "no pair scores with 3 engines: {out}"
+    );
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    let first = text.split("\n\n").take(2).collect::<Vec<_>>().join("\n\n");
+    let tags: Vec<&str> = first.lines().filter(|l| l.starts_with('[')).collect();
+    let names: Vec<&str> = tags
+        .iter()
+        .map(|t| t[1..].split(' ').next().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        ["Event", "Site", "Date", "Round", "White", "Black", "Result", "Variant"],
+        "{text}"
+    );
+    assert!(!text.contains('{'), "no comments in min mode: {text}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// Issue 15: two engines get cutechess's per-colour lines and Elo line, at
+/// `-ratinginterval` and at the end.
+#[test]
+fn two_engine_results_as_cutechess_prints_them() {
+    let me = format!("cmd={}", lancer());
+    let (out, err, ok) = run_match(&[
+        "-engine",
+        &me,
+        "name=a",
+        "-engine",
+        &me,
+        "name=b",
+        "-each",
+        "tc=inf",
+        "plies=1",
+        "-games",
+        "2",
+        "-maxmoves",
+        "1",
+        "-ratinginterval",
+        "1",
+    ]);
+    assert!(ok, "{out}{err}");
+    let end = [
+        "Score of a vs b: 0 - 0 - 2  [0.500] 2",
+        "...      a playing White: 0 - 0 - 1  [0.500] 1",
+        "...      a playing Black: 0 - 0 - 1  [0.500] 1",
+        "...      White vs Black: 0 - 0 - 2  [0.500] 2",
+        "Elo difference: 0.0 +/- 0.0, LOS: nan %, DrawRatio: 100.0 %",
+        "Finished match",
+    ]
+    .join("\n");
+    assert!(out.ends_with(&format!("{end}\n")), "{out}");
+    let first = [
+        "Score of a vs b: 0 - 0 - 1  [0.500] 1",
+        "...      a playing White: 0 - 0 - 1  [0.500] 1",
+        "...      White vs Black: 0 - 0 - 1  [0.500] 1",
+        "Elo difference: 0.0 +/- 0.0, LOS: nan %, DrawRatio: 100.0 %",
+        "Started game 2 of 2 (b vs a)",
+    ]
+    .join("\n");
+    assert!(out.contains(&first), "{out}");
+}
+
+/// Issue 15: what `lancer match` does not do is refused, not ignored.
+#[test]
+fn unknown_and_unimplemented_arguments_are_refused() {
+    let me = format!("cmd={}", lancer());
+    for (extra, needle) in [
+        (
+            &["-tournament", "gauntlet2"][..],
+            "unknown type 'gauntlet2'",
+        ),
+        (
+            &["-tournament", "knockout"][..],
+            "-tournament knockout is not implemented",
+        ),
+        (&["-each", "book=foo.bin"][..], "book= is not implemented"),
+        (
+            &["-each", "bookdepth=4"][..],
+            "bookdepth= is not implemented",
+        ),
+        (&["-each", "ponder"][..], "ponder is not implemented"),
+        (&["-each", "trust"][..], "trust is not implemented"),
+        (
+            &["-each", "restart=off"][..],
+            "restart=off is not implemented",
+        ),
+        (
+            &["-each", "frobnicate=1"][..],
+            "unknown engine field 'frobnicate'",
+        ),
+        (
+            &["-outcomeinterval", "2"][..],
+            "-outcomeinterval is not implemented",
+        ),
+        (&["-pgnout", "x.pgn", "max"][..], "unknown flag 'max'"),
+        (&["-repeat", "4"][..], "-repeat 4 is not implemented"),
+        (
+            &["-openings", "file=x.epd", "policy=round"][..],
+            "policy=round is not implemented",
+        ),
+        (&["-frobnicate"][..], "unknown option '-frobnicate'"),
+        (
+            &["-each", "st=1e30"][..],
+            "st: '1e30' is not a time in seconds",
+        ),
+    ] {
+        let mut args = vec![
+            "-engine", &me, "name=a", "-engine", &me, "name=b", "-each", "tc=1",
+        ];
+        args.extend_from_slice(extra);
+        let (out, err, ok) = run_match(&args);
+        assert!(!ok, "{extra:?}: accepted: {out}");
+        assert!(
+            err.starts_with("error: ") && err.contains(needle),
+            "{extra:?}: {err}"
+        );
+        assert!(out.is_empty(), "{extra:?}: nothing is played: {out}");
+    }
+}
+
+/// Issue 15: a match cut short by an engine failure, or by an engine that cannot
+/// start, exits with a non-zero status (with -recover, a crash does not stop it).
+#[test]
+fn an_engine_failure_fails_the_match() {
+    let me = format!("cmd={}", lancer());
+    let o = Command::new(lancer())
+        .args([
+            "match",
+            "-engine",
+            &me,
+            "name=a",
+            "-engine",
+            "cmd=/nonexistent/engine",
+            "name=b",
+            "-each",
+            "tc=1",
+            "-games",
+            "2",
+            "-recover",
+        ])
+        .output()
+        .unwrap();
+    let out = String::from_utf8_lossy(&o.stdout);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{out}{err}");
+    assert!(
+        out.contains("Terminating the match: an engine could not start"),
+        "{out}"
+    );
+    assert!(err.contains("error: the match was cut short"), "{err}");
+    if !have_python() {
+        assert!(std::env::var_os("CI").is_none(), "CI needs python3");
+        return;
+    }
+    let crash = fake("crash");
+    let args = [
+        "match",
+        "-engine",
+        &me,
+        "name=a",
+        "-engine",
+        &crash,
+        "name=b",
+        "-each",
+        "proto=uci",
+        "tc=1",
+        "-games",
+        "2",
+    ];
+    let o = Command::new(lancer()).args(args).output().unwrap();
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(1), "{out}");
+    assert!(
+        out.contains("Terminating the match: an engine failed"),
+        "{out}"
+    );
+    assert_eq!(out.matches("Started game").count(), 1, "{out}");
+    let o = Command::new(lancer())
+        .args(args)
+        .arg("-recover")
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stdout));
+}
+
+/// Issue 15: move comments as cutechess writes them: mate scores `+M1` (plies), the
+/// time with fewer decimals as it grows, the end reason joined to the last move's
+/// comment; and `tc=inf` is the TimeControl `inf`.
+#[test]
+fn pgn_comments_as_cutechess_writes_them() {
+    if !have_python() {
+        assert!(std::env::var_os("CI").is_none(), "CI needs python3");
+        return;
+    }
+    let dir = temp_dir("comments");
+    let epd = dir.join("mate.epd");
+    std::fs::write(&epd, "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1\n").unwrap();
+    let pgn = dir.join("mate.pgn");
+    let (out, err, ok) = run_match(&[
+        "-engine",
+        &format!("{} 'score mate 1' d1d8", fake("sayinfo")),
+        "name=a",
+        "-engine",
+        &format!("{} 'score cp -30000' g8h8", fake("sayinfo")),
+        "name=b",
+        "-each",
+        "proto=uci",
+        "tc=inf",
+        "-openings",
+        &format!("file={}", epd.display()),
+        "-pgnout",
+        pgn.to_str().unwrap(),
+    ]);
+    assert!(ok, "{out}{err}");
+    assert!(out.contains("1-0 {White mates}"), "{out}");
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    std::fs::remove_dir_all(&dir).ok();
+    assert!(text.contains("[TimeControl \"inf\"]"), "{text}");
+    let moves = text.split("\n\n").nth(1).unwrap().trim();
+    let re = regex::Regex::new(r"^1\. Rd8# \{\+M1/1 (0s|0\.\d{3}s), White mates\} 1-0$").unwrap();
+    assert!(re.is_match(moves), "{moves}");
+}
+
+/// Issue 15: `lancer pgn-check` reads `;` comments, `%` escape lines, and names in
+/// any case (`[Variant "Standard"]`).
+#[test]
+fn pgn_check_reads_every_pgn_comment_form() {
+    let dir = temp_dir("pgnforms");
+    let f = dir.join("forms.pgn");
+    std::fs::write(
+        &f,
+        "% an escape line for another program\n[Event \"x\"]\n[Variant \"Standard\"]\n\
+         [Result \"*\"]\n\n1. e4 ; to the end of the line, braces too: 2. Ke3 {\n\
+         %an escape line between moves\n\
+         e5 2. Nf3 {a comment ; with a semicolon} Nc6 *\n\n\
+         [Event \"y\"]\n[Variant \"LIGHTHOUSE\"]\n[Result \"*\"]\n\n1. a4 b5 2. axb5 *\n",
+    )
+    .unwrap();
+    let o = Command::new(lancer())
+        .args(["pgn-check", f.to_str().unwrap()])
+        .output()
+        .unwrap();
+    std::fs::remove_dir_all(&dir).ok();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(String::from_utf8_lossy(&o.stdout).starts_with("2 games replayed"));
+}

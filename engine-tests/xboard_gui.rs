@@ -1,7 +1,9 @@
 //! XBoard in earnest: the piece images the project ships, and Debian's XBoard
 //! 4.9.1 hosting lancer under a private Xvfb display
-//! (`engine-tests/xboard_gui/run.py`: one engine-vs-engine game per variant and a
-//! mouse-driven human move, checked from XBoard's debug log and saved PGN).
+//! (`engine-tests/xboard_gui/run.py`: one engine-vs-engine game per variant, a
+//! two-game match in each random-setup variant, and a mouse-driven human move,
+//! checked from XBoard's debug log and saved PGN). Without the tools the test says it
+//! skipped, except under CI (`CI` set), which must have them.
 
 use std::path::Path;
 use std::process::Command;
@@ -59,6 +61,11 @@ fn xboard_hosts_every_variant() {
         .filter(|t| !have(t))
         .collect();
     if !missing.is_empty() {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI must install {} (.ci/run does)",
+            missing.join(", ")
+        );
         eprintln!(
             "SKIPPED xboard_hosts_every_variant: missing {} (apt-get install xboard xvfb imagemagick xdotool)",
             missing.join(", ")

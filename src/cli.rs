@@ -64,6 +64,15 @@ pub struct OpeningsArgs {
 
 /// `lancer match`: cutechess-style options, passed through as they are.
 #[derive(Args, Debug)]
+#[command(after_help = "\
+Engine fields (-engine, -each): cmd= name= proto=uci|xboard dir= arg= option.X=Y initstr=
+  tc=moves/time+inc|inf st= timemargin= nodes= plies=|depth= whitepov restart=on
+Options: -variant V -tournament round-robin|gauntlet -games N -rounds N -repeat
+  -concurrency N -openings file= format=epd|pgn order=random|sequential plies= start=
+  -pgnout F [min] [fi] -sprt elo0= elo1= alpha= beta= -ratinginterval N -maxmoves N
+  -draw movenumber= movecount= score= -resign movecount= score= twosided=
+  -seed N|-srand N -wait MS -recover -event NAME -debug -tc T (= -each tc=T)
+Anything else is refused. The README has the details.")]
 pub struct MatchArgs {
     /// -engine cmd=... name=... proto=uci|xboard ..., -each tc=..., -variant, -games, ...
     #[arg(trailing_var_arg = true, allow_hyphen_values = true, num_args = 0..)]
@@ -97,14 +106,14 @@ pub struct AnalyseArgs {
     #[arg(long)]
     pub movetime: Option<u64>,
     /// Number of principal variations.
-    #[arg(long, default_value_t = 1)]
-    pub multipv: usize,
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=500))]
+    pub multipv: u64,
     /// Search threads.
-    #[arg(long, default_value_t = 1)]
-    pub threads: usize,
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=crate::engine::MAX_THREADS as u64))]
+    pub threads: u64,
     /// Transposition table size in MB.
-    #[arg(long, default_value_t = 64)]
-    pub hash: usize,
+    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..=crate::engine::MAX_HASH as u64))]
+    pub hash: u64,
 }
 
 /// Where a command starts: variant, position, moves.
@@ -130,8 +139,8 @@ pub struct PerftArgs {
     #[command(flatten)]
     pub pos: PositionArgs,
     /// Threads (root moves are split over them).
-    #[arg(long, default_value_t = 1)]
-    pub threads: usize,
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=crate::engine::MAX_THREADS as u64))]
+    pub threads: u64,
     /// Print the count below each root move.
     #[arg(long)]
     pub divide: bool,
@@ -219,7 +228,7 @@ fn run_perft(vs: &Variants, mut a: PerftArgs) -> Result<(), String> {
     let depth = a.depth.ok_or("perft needs a DEPTH")?;
     let pos = build_position(vs, &a.pos)?;
     let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(a.threads.max(1))
+        .num_threads(a.threads as usize)
         .build()
         .map_err(|e| e.to_string())?;
     let t0 = Instant::now();
@@ -285,32 +294,98 @@ fn run_variants(vs: &Variants, a: VariantsArgs) -> Result<(), String> {
     Ok(())
 }
 
-/// Runs a subcommand; the error is the one-line message to print.
-pub fn run(cli: Cli) -> Result<(), String> {
+/// Why a command failed: the message is printed as `error: MESSAGE` on stderr.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CliError {
+    /// The command line itself is wrong (what clap reports for the other commands:
+    /// an unknown option, a missing or malformed value): exit status 2, with a
+    /// usage hint.
+    Usage {
+        message: String,
+        usage: &'static str,
+    },
+    /// The command could not do its work (a bad EFEN, an illegal move, an unknown
+    /// variant, an unreadable file, an engine that failed): exit status 1.
+    Failed(String),
+}
+
+impl From<String> for CliError {
+    fn from(s: String) -> CliError {
+        CliError::Failed(s)
+    }
+}
+
+impl From<&str> for CliError {
+    fn from(s: &str) -> CliError {
+        CliError::Failed(s.to_string())
+    }
+}
+
+impl CliError {
+    /// The process exit status for this error.
+    pub fn status(&self) -> i32 {
+        match self {
+            CliError::Usage { .. } => 2,
+            CliError::Failed(_) => 1,
+        }
+    }
+
+    /// The text for stderr, laid out as clap lays out its own usage errors.
+    pub fn text(&self) -> String {
+        match self {
+            CliError::Usage { message, usage } => {
+                // `lancer match ...` -> `lancer match --help`.
+                let command: Vec<&str> = usage.split(' ').take(2).collect();
+                format!(
+                    "error: {message}\n\nUsage: {usage}\n\nFor more information, try '{} --help'.",
+                    command.join(" ")
+                )
+            }
+            CliError::Failed(m) => format!("error: {m}"),
+        }
+    }
+}
+
+/// The usage line of `lancer match` (its arguments are cutechess's, parsed by hand).
+const MATCH_USAGE: &str =
+    "lancer match -engine cmd=CMD [name=NAME] [proto=uci|xboard] [FIELD=VALUE...] -engine ... [-each FIELD=VALUE...] [OPTIONS]";
+
+/// Runs a subcommand.
+pub fn run(cli: Cli) -> Result<(), CliError> {
     let vs = load_variants(cli.variants.as_deref())?;
     match cli.command {
-        Some(Command::Perft(a)) => run_perft(&vs, a),
-        Some(Command::Variants(a)) => run_variants(&vs, a),
+        Some(Command::Perft(a)) => Ok(run_perft(&vs, a)?),
+        Some(Command::Variants(a)) => Ok(run_variants(&vs, a)?),
         Some(Command::Bench(a)) => {
             let (nodes, nps) = crate::bench::run(&vs, a.depth)?;
             println!("{nodes} nodes");
             println!("{nps} nps");
             Ok(())
         }
-        Some(Command::Analyse(a)) => run_analyse(&vs, a),
+        Some(Command::Analyse(a)) => Ok(run_analyse(&vs, a)?),
         Some(Command::Match(a)) => {
-            let forfeits = crate::referee::run(&a.args, &vs)?;
-            if forfeits > 0 {
-                eprintln!("{forfeits} game(s) ended by forfeit (illegal move, time, crash)");
+            let cfg = crate::referee::parse_args(&a.args).map_err(|message| CliError::Usage {
+                message,
+                usage: MATCH_USAGE,
+            })?;
+            let report = crate::referee::run(cfg, &vs)?;
+            if report.forfeits > 0 {
+                eprintln!(
+                    "{} game(s) ended by forfeit (illegal move, time, crash)",
+                    report.forfeits
+                );
             }
-            Ok(())
+            match report.terminated {
+                Some(why) => Err(format!("the match was cut short: {why}").into()),
+                None => Ok(()),
+            }
         }
         Some(Command::PgnCheck(a)) => {
             let n = crate::referee::pgn_check(&a.file, &vs)?;
             println!("{n} games replayed without an illegal move");
             Ok(())
         }
-        Some(Command::Openings(a)) => run_openings(&vs, a),
+        Some(Command::Openings(a)) => Ok(run_openings(&vs, a)?),
         Some(Command::Uci) => {
             crate::protocol::uci::run(None, vs);
             Ok(())
@@ -351,17 +426,22 @@ fn run_analyse(vs: &Variants, a: AnalyseArgs) -> Result<(), String> {
             .depth
             .or(if a.movetime.is_none() { Some(12) } else { None }),
         movetime: a.movetime,
-        multipv: a.multipv.max(1),
+        multipv: a.multipv as usize,
         ..Default::default()
     };
-    let shared = std::sync::Arc::new(Shared::new(a.hash.clamp(1, 65536)));
+    let mut shared = Shared::new(1);
+    shared
+        .tt
+        .try_resize(a.hash as usize)
+        .map_err(|e| format!("--hash {}: {e}", a.hash))?;
+    let shared = std::sync::Arc::new(shared);
     let root = pos;
     let r = search(
         &pos,
         &keys,
         &limits,
         &shared,
-        a.threads.clamp(1, 256),
+        a.threads as usize,
         &mut |i| {
             let mut p = root;
             let mut pv_text = Vec::new();
@@ -438,7 +518,7 @@ fn run_openings(vs: &Variants, a: OpeningsArgs) -> Result<(), String> {
     let mut tries = 0usize;
     while seen.len() < a.count {
         tries += 1;
-        if tries > a.count * 200 + 1000 {
+        if tries > a.count.saturating_mul(200).saturating_add(1000) {
             return Err(format!(
                 "openings: found only {} balanced positions; try fewer plies or a larger --max-score",
                 seen.len()

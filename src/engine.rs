@@ -56,6 +56,9 @@ pub struct Engine {
     pub multipv: usize,
     pub move_overhead: u64,
     pub ponder: bool,
+    /// `UCI_AnalyseMode`: the GUI says it is analysing, not playing a game. Kept
+    /// for GUIs that read it back; the search does not depend on it.
+    pub analyse_mode: bool,
     /// Chess played with Chess960 castling notation (UCI_Chess960).
     pub chess960: bool,
     /// Search features switched off (the `Ablation` option, for self-play measurements).
@@ -105,6 +108,7 @@ impl Engine {
             multipv: 1,
             move_overhead: 10,
             ponder: false,
+            analyse_mode: false,
             chess960: false,
             disabled: 0,
             sandbox: None,
@@ -174,12 +178,26 @@ impl Engine {
         Ok(())
     }
 
-    /// Resizes the transposition table.
-    pub fn set_hash(&mut self, mb: usize) {
+    /// Resizes the transposition table (clamped to 1..=`MAX_HASH` MB). When the
+    /// memory cannot be had, the error says so and the old table stays in use.
+    pub fn set_hash(&mut self, mb: usize) -> Result<(), String> {
         self.stop();
         let most = self.sandbox.map_or(MAX_HASH, |s| s.hash_mb.min(MAX_HASH));
-        self.hash_mb = mb.clamp(1, most);
-        self.shared = Arc::new(Shared::new(self.hash_mb));
+        let mb = mb.clamp(1, most);
+        // The search thread has ended, so the table is normally ours alone; if a
+        // handle is still out, the new table goes into fresh shared state.
+        let resized = match Arc::get_mut(&mut self.shared) {
+            Some(shared) => shared.tt.try_resize(mb),
+            None => {
+                let mut shared = Shared::new(1);
+                shared.tt.try_resize(mb).map(|()| {
+                    self.shared = Arc::new(shared);
+                })
+            }
+        };
+        resized.map_err(|e| format!("Hash {mb} MB: {e}; the table stays {} MB", self.hash_mb))?;
+        self.hash_mb = mb;
+        Ok(())
     }
 
     /// `depth` for `go perft` or `bench`, capped by the sandbox.

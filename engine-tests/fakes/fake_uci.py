@@ -7,11 +7,16 @@ slow     - sleeps past its clock before answering
 garbage  - answers with a non-move
 limits   - plays 1. e4 e5 only if go carries "nodes 1234 depth 5", else an illegal move
 say TEXT - answers every go with bestmove TEXT
-cycle CP M1 M2 ... - reports score cp CP and plays its moves in turn, round and round"""
+sayinfo INFO TEXT - reports "info depth 1 INFO", then answers bestmove TEXT
+cycle CP M1 M2 ... - reports score cp CP and plays its moves in turn, round and round
+variantpath - knows UCI_Variant lighthouse only once option VariantPath is set (as
+    Fairy-Stockfish); plays a2a3 in Lighthouse and e2e4 (illegal there) in chess"""
 import sys, time
 
 mode = sys.argv[1] if len(sys.argv) > 1 else "illegal"
 position = ""
+variant_path = False
+variant = "chess"
 for line in sys.stdin:
     cmd = line.strip()
     if cmd == "uci":
@@ -19,6 +24,14 @@ for line in sys.stdin:
         print("uciok", flush=True)
     elif cmd == "isready":
         print("readyok", flush=True)
+    elif cmd.startswith("setoption name VariantPath value "):
+        variant_path = True
+    elif cmd.startswith("setoption name UCI_Variant value "):
+        v = cmd.split()[-1]
+        if v == "lighthouse" and not variant_path:
+            print("info string variant lighthouse unknown: chess kept", flush=True)
+        else:
+            variant = v
     elif cmd.startswith("position"):
         position = cmd
     elif cmd.startswith("go"):
@@ -33,6 +46,15 @@ for line in sys.stdin:
             print("bestmove " + mine[(played // 2) % len(mine)], flush=True)
         elif mode == "say":
             print("bestmove " + sys.argv[2], flush=True)
+        elif mode == "sayinfo":
+            print("info depth 1 " + sys.argv[2], flush=True)
+            print("bestmove " + sys.argv[3], flush=True)
+        elif mode == "variantpath":
+            white = "moves" not in position
+            if variant == "lighthouse":
+                print("bestmove " + ("a2a3" if white else "a7a6"), flush=True)
+            else:
+                print("bestmove " + ("e2e4" if white else "e7e5"), flush=True)
         elif mode == "illegal":
             print("bestmove e2e5", flush=True)
         elif mode == "hang":

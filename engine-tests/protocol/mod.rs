@@ -2,7 +2,9 @@
 //!
 //! Transcript lines: `> text` is sent to the engine; `< regex` waits (up to the
 //! timeout) for an output line matching the regex, skipping others; `! regex` says no
-//! output line of the whole session may match; `# ...` is a comment. A transcript
+//! output line of the whole session may match; `# ...` is a comment. In a `<` regex,
+//! `$1`..`$9` stand for the text the groups of the last `<` regex that had groups
+//! captured (so a line can be required to repeat an earlier one). A transcript
 //! passes when every expectation is met in order and the engine exits by itself after
 //! the input ends (`quit`), with no panic on stderr.
 #![allow(dead_code)]
@@ -134,6 +136,7 @@ pub fn run_transcript(path: &std::path::Path, args: &[&str]) -> Result<usize, St
     let name = path.file_name().unwrap().to_string_lossy().to_string();
     let mut s = Session::start(args);
     let mut forbidden = Vec::new();
+    let mut captured: Vec<String> = Vec::new();
     let mut checks = 0;
     for (i, line) in text.lines().enumerate() {
         let ctx = format!("{name}:{}", i + 1);
@@ -142,9 +145,20 @@ pub fn run_transcript(path: &std::path::Path, args: &[&str]) -> Result<usize, St
         } else if line == ">" {
             s.send("");
         } else if let Some(r) = line.strip_prefix("< ") {
-            let re = Regex::new(r).map_err(|e| format!("{ctx}: bad regex: {e}"))?;
-            s.expect(&re, Duration::from_secs(30))
+            let mut r = r.to_string();
+            for (n, c) in captured.iter().enumerate().rev() {
+                r = r.replace(&format!("${}", n + 1), &regex::escape(c));
+            }
+            let re = Regex::new(&r).map_err(|e| format!("{ctx}: bad regex: {e}"))?;
+            let got = s
+                .expect(&re, Duration::from_secs(30))
                 .map_err(|e| format!("{ctx}: {e}"))?;
+            if re.captures_len() > 1 {
+                let caps = re.captures(&got).expect("the line matched");
+                captured = (1..caps.len())
+                    .map(|i| caps.get(i).map_or("", |m| m.as_str()).to_string())
+                    .collect();
+            }
             checks += 1;
         } else if let Some(r) = line.strip_prefix("! ") {
             forbidden.push((ctx, Regex::new(r).map_err(|e| format!("bad regex: {e}"))?));

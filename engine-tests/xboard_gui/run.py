@@ -5,13 +5,15 @@
    testing off, the arrow images from xboard/pieces). From XBoard's debug log and
    saved PGN it checks: the game ended with a result, no `Illegal move`, no `Error`,
    no engine crash. A screenshot per variant goes to OUTDIR/<variant>.png.
+   Then a two-game match (-matchGames) in each random-setup variant, where XBoard
+   starts games differently: the same checks, and one setup announced per game.
 2. A human move in Full Cavalry driven with xdotool: a click lifts a lancer (XBoard
    sends `lift`, lancer answers `highlight`), a press on a magenta target (`put`,
    answered by `choice`), a drag backwards sweeps through the facings, the release
    sends the move with the chosen facing; lancer must accept it and reply.
 
 Usage: run.py [--lancer PATH] [--pieces DIR] [--out DIR] [--variants a,b,...]
-       [--no-human]
+       [--matches a,b,...] [--no-human]
 Exit status 0 = every check passed; the reasons for a failure are printed.
 Needs /usr/games/xboard, Xvfb, import (imagemagick) and xdotool.
 """
@@ -243,6 +245,57 @@ def play_variant(env, lancer, pieces, out, work, name):
     )
 
 
+# Match mode (-matchGames) runs the game start differently: XBoard sends the first
+# engine `new` + `variant` twice before the first answer, keeps the first `setup` it
+# receives for a game and relays it to the second engine with `setboard`.
+MATCH_VARIANTS = ("eightpiecerandom", "chess960")
+MATCH_GAMES = 2
+SETUP = re.compile(P + r"<first *: *setup \(\S+\) \S+ (\S+)", re.M)
+
+
+def play_match(env, lancer, pieces, out, work, name):
+    """A TwoMachines match of MATCH_GAMES games: every game ends with a result, no
+    `Illegal move`, and in each game lancer announced one setup only (the one XBoard
+    keeps and relays), so both engines play the same position."""
+    xb_name = VARIANTS[name]
+    tag = f"{name}-match"
+    args = common_args(lancer, pieces, xb_name, work, tag) + [
+        "-scp", f"{lancer} xboard",
+        "-sd", work,
+        "-mode", "TwoMachines",
+        "-matchGames", str(MATCH_GAMES),
+        "-tc", "0:06",
+        "-inc", "0.05",
+        "-adjudicateDrawMoves", "80",
+    ]
+    t0 = time.time()
+    pgn_path = os.path.join(work, f"{tag}.pgn")
+    with open(os.path.join(work, f"{tag}.out"), "w") as log:
+        p = xboard(env, args, log)
+        try:
+            # XBoard quits by itself once the match is over.
+            while time.time() - t0 < GAME_TIMEOUT * MATCH_GAMES and p.poll() is None:
+                time.sleep(0.5)
+        finally:
+            kill(p)
+    secs = time.time() - t0
+    debug = read(os.path.join(work, f"{tag}.debug"))
+    pgn = read(pgn_path)
+    for f in (f"{tag}.debug", f"{tag}.pgn", f"{tag}.out"):
+        if os.path.exists(os.path.join(work, f)):
+            shutil.copy(os.path.join(work, f), os.path.join(out, f))
+    results = RESULT.findall(pgn)
+    if len(results) != MATCH_GAMES:
+        fail(f"{tag}: {len(results)} of {MATCH_GAMES} games have a result after {secs:.0f}s")
+    check_log(tag, debug)
+    # One game per Reset: each may announce its setup more than once, never two.
+    for n, game in enumerate(re.split(r"^Reset\(", debug, flags=re.M)[1:], 1):
+        setups = set(SETUP.findall(game))
+        if len(setups) > 1:
+            fail(f"{tag}: part {n} of the debug log announces {len(setups)} setups: {sorted(setups)}")
+    print(f"{tag}: {' '.join(results)}, {secs:.0f}s", flush=True)
+
+
 def xdo(env, *args):
     subprocess.run(["xdotool"] + [str(a) for a in args], env=env, check=True, timeout=20)
 
@@ -357,6 +410,7 @@ def main():
     ap.add_argument("--pieces", default=os.path.join(ROOT, "xboard", "pieces"))
     ap.add_argument("--out", default=os.path.join(ROOT, "target", "xboard-gui"))
     ap.add_argument("--variants", default=",".join(VARIANTS))
+    ap.add_argument("--matches", default=",".join(MATCH_VARIANTS))
     ap.add_argument("--no-human", action="store_true")
     a = ap.parse_args()
     for tool in (XBOARD, shutil.which("Xvfb"), shutil.which("import"), shutil.which("xdotool")):
@@ -377,8 +431,10 @@ def main():
         print(f"xboard-gui: display {disp.name}, artifacts in {a.out}", flush=True)
         if not a.no_human:
             human_move(env, lancer, pieces, a.out, work)
-        for name in a.variants.split(","):
+        for name in filter(None, a.variants.split(",")):
             play_variant(env, lancer, pieces, a.out, work, name)
+        for name in filter(None, a.matches.split(",")):
+            play_match(env, lancer, pieces, a.out, work, name)
     finally:
         disp.close()
         shutil.rmtree(work, ignore_errors=True)

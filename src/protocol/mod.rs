@@ -6,26 +6,18 @@ pub mod xboard;
 
 use std::io::BufRead;
 
-/// `lancer` with no arguments: the first line picks the protocol.
+/// `lancer` with no arguments: `xboard` as the first line starts CECP; any other
+/// first line starts UCI and is its first command, as UCI-first engines (Stockfish,
+/// Fairy-Stockfish) take it: a bare `position startpos` is UCI.
 pub fn run_auto(variants: crate::rules::Variants) {
-    let stdin = std::io::stdin();
-    let mut first = String::new();
-    loop {
-        first.clear();
-        match stdin.lock().read_line(&mut first) {
-            Ok(0) | Err(_) => return,
-            Ok(_) => {}
-        }
+    let mut buf = Vec::new();
+    // Lossy, like every later line: garbage bytes in the first line are a bad UCI
+    // command, not the end of the session.
+    while let Some(first) = read_line(&mut buf) {
         match first.trim() {
             "" => continue,
-            "uci" => return uci::run(Some(first.trim().to_string()), variants),
             "xboard" => return xboard::run(Some(first.trim().to_string()), variants),
-            other => {
-                println!(
-                    "info string error: expected 'uci' or 'xboard', got '{}'",
-                    other.chars().take(80).collect::<String>()
-                );
-            }
+            line => return uci::run(Some(line.to_string()), variants),
         }
     }
 }

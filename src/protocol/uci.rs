@@ -76,6 +76,10 @@ fn options(engine: &Engine) -> Vec<UciOptionConfig> {
             name: "Ponder".into(),
             default: Some(false),
         },
+        UciOptionConfig::Check {
+            name: "UCI_AnalyseMode".into(),
+            default: Some(false),
+        },
         UciOptionConfig::String {
             name: "Ablation".into(),
             default: Some("<empty>".into()),
@@ -133,7 +137,7 @@ fn set_option(engine: &mut Engine, name: &str, value: Option<&str>) {
                 .load_variant_file(p)
                 .map(|_| announce_variant(engine)),
         },
-        "hash" => num(1, MAX_HASH as i64).map(|n| engine.set_hash(n as usize)),
+        "hash" => num(1, MAX_HASH as i64).and_then(|n| engine.set_hash(n as usize)),
         "clear hash" => {
             engine.clear_hash();
             Ok(())
@@ -147,6 +151,15 @@ fn set_option(engine: &mut Engine, name: &str, value: Option<&str>) {
                 Ok(())
             }
             None => Err("Ponder needs true or false".into()),
+        },
+        // GUIs send it before analysing; the search is the same either way, so the
+        // value is only kept (an error line here would alarm the GUI's user).
+        "uci_analysemode" => match value.and_then(parse_bool) {
+            Some(b) => {
+                engine.analyse_mode = b;
+                Ok(())
+            }
+            None => Err("UCI_AnalyseMode needs true or false".into()),
         },
         "ablation" => {
             crate::search::Feature::parse_list(value.unwrap_or("")).map(|b| engine.disabled = b)

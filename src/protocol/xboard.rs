@@ -147,21 +147,22 @@ pub fn xboard_writable(pos: &Position) -> Vec<Move> {
     list.iter()
         .copied()
         .filter(|&m| parse_xboard_move(pos, &xboard_move(pos, m)) == Ok(m))
-        .filter(|&m| !chained_castling(pos, m))
+        .filter(|&m| !castling_xboard_misreads(pos, m))
         .collect()
 }
 
-/// A castling written as two legs that chain (`d1g1,g1f1`: the king lands on its
-/// partner's square). XBoard reads chained legs as one move through a kill square
-/// and makes it `d1f1,g1e1` (king f1, partner e1), so such a castling cannot be
-/// sent to XBoard.
-fn chained_castling(pos: &Position, m: Move) -> bool {
+/// A castling whose two-leg form XBoard 4.9.1 misreads, so it cannot be sent:
+/// - legs that chain (`d1g1,g1f1`: the king lands on its partner's square): XBoard
+///   reads one move through a kill square and makes it king f1, partner e1;
+/// - a king that stays (`c1c1,a1d1`): XBoard moves the king onto its own square,
+///   empties that square, and the king vanishes from its board.
+fn castling_xboard_misreads(pos: &Position, m: Move) -> bool {
     if m.move_type() != MoveType::Castle {
         return false;
     }
     let text = xboard_move(pos, m);
     match text.split_once(',') {
-        Some((a, b)) => a.len() >= 4 && b.len() >= 2 && a[2..4] == b[..2],
+        Some((a, b)) => a.len() >= 4 && b.len() >= 2 && (a[2..4] == b[..2] || a[..2] == a[2..4]),
         None => false,
     }
 }
@@ -528,6 +529,12 @@ pub struct Session {
     pondering: Option<Move>,
     /// `option Full move text=1`: moves XBoard cannot express go out in move text.
     full_text: bool,
+    /// The random setup last announced, while no move has been played from it.
+    /// XBoard keeps the first `setup` it receives for a game and relays it to the
+    /// second engine, but in match mode it sends `new` + `variant` twice before the
+    /// first answer arrives: so every `variant` of the same random variant gets the
+    /// same setup until the game has started.
+    unplayed_setup: Option<Position>,
 }
 
 fn claim(o: &Outcome, v: &crate::rules::Variant) -> String {
@@ -618,6 +625,7 @@ impl Session {
             ponder: false,
             pondering: None,
             full_text: false,
+            unplayed_setup: None,
         }
     }
 
@@ -752,6 +760,7 @@ impl Session {
                 };
                 out(&format!("move {text}"));
                 self.engine.game.play(m);
+                self.unplayed_setup = None;
                 if !self.check_end() {
                     if let Some(p) = r.ponder {
                         self.start_ponder(p);
@@ -816,7 +825,7 @@ impl Session {
             .variants
             .all()
             .iter()
-            .find(|v| v.xboard_name == name || v.name == name)
+            .find(|v| v.xboard_name.eq_ignore_ascii_case(name) || v.name.eq_ignore_ascii_case(name))
             .map(|v| v.name.clone());
         let Some(vname) = found else {
             return error("unknown variant", line);
@@ -825,16 +834,21 @@ impl Session {
         if let Err(e) = self.engine.set_variant(&vname) {
             return error(&e, line);
         }
-        // Random setups: a fresh one per game.
+        // Random setups: a fresh one per game (XBoard shuffles fischerandom itself
+        // and sends it with setboard).
         let v = self.engine.variant;
         if let Start::Random(r) = &v.start {
             if v.name != "fischerandom" {
-                use rand::Rng;
-                let n = rand::thread_rng().gen_range(0..crate::rules::setups::setup_count(*r));
-                if let Ok(f) = crate::rules::setups::setup_fen(v, *r, n) {
-                    if let Ok(p) = Position::from_efen(v, &f) {
-                        self.engine.game = Game::new(p);
-                    }
+                let again = self.unplayed_setup.filter(|p| p.variant().name == v.name);
+                let drawn = again.or_else(|| {
+                    use rand::Rng;
+                    let n = rand::thread_rng().gen_range(0..crate::rules::setups::setup_count(*r));
+                    let f = crate::rules::setups::setup_fen(v, *r, n).ok()?;
+                    Position::from_efen(v, &f).ok()
+                });
+                if let Some(p) = drawn {
+                    self.engine.game = Game::new(p);
+                    self.unplayed_setup = Some(p);
                 }
             }
         }
@@ -882,6 +896,7 @@ impl Session {
         };
         self.cancel();
         self.engine.game.play(m);
+        self.unplayed_setup = None;
         if self.analyzing {
             self.analyze();
             return;
@@ -1122,7 +1137,11 @@ impl Session {
                     }
                     if let Ok(n) = v.trim().parse::<usize>() {
                         match k.trim().to_ascii_lowercase().as_str() {
-                            "hash" => self.engine.set_hash(n.clamp(1, MAX_HASH)),
+                            "hash" => {
+                                if let Err(e) = self.engine.set_hash(n.clamp(1, MAX_HASH)) {
+                                    error(&e, line);
+                                }
+                            }
                             "threads" => self.engine.threads = n.clamp(1, MAX_THREADS),
                             _ => {}
                         }
@@ -1252,7 +1271,11 @@ impl Session {
             "post" => self.post = true,
             "nopost" => self.post = false,
             "memory" => match num(rest) {
-                Some(mb) if mb > 0 => self.engine.set_hash((mb as usize).min(MAX_HASH)),
+                Some(mb) if mb > 0 => {
+                    if let Err(e) = self.engine.set_hash((mb as usize).min(MAX_HASH)) {
+                        error(&e, line);
+                    }
+                }
                 _ => error("expected megabytes", line),
             },
             "cores" => match num(rest) {
@@ -1471,7 +1494,7 @@ mod tests {
     }
 
     #[test]
-    fn castling_onto_the_partners_square_is_not_sent_to_xboard() {
+    fn castlings_xboard_misreads_are_not_sent() {
         let vs = Variants::builtin();
         let v = vs.get("eightpiecerandom").unwrap();
         // King d1, rook g1 (as in QNJKSCRB after the f1 lancer and e1 sentry left).
@@ -1496,6 +1519,19 @@ mod tests {
             .expect("castling is legal");
         assert_eq!(xboard_move(&pos, castle), "e1g1,h1f1");
         assert!(xboard_writable(&pos).contains(&castle));
+        // Found in an XBoard match: the king on c1 castles with the a1 jailer
+        // (`c1c1,a1d1`) and vanished from XBoard's board; such a castling is not sent.
+        let pos = Position::from_efen(v, "4k3/8/8/8/8/8/8/J1K5 w A - 0 1").unwrap();
+        let mut list = MoveList::new();
+        pos.legal_moves(&mut list);
+        let castle = list
+            .iter()
+            .copied()
+            .find(|m| m.move_type() == MoveType::Castle)
+            .expect("castling is legal");
+        assert_eq!(xboard_move(&pos, castle), "c1c1,a1d1");
+        assert!(!xboard_writable(&pos).contains(&castle));
+        assert_eq!(parse_xboard_move(&pos, "c1c1,a1d1"), Ok(castle));
     }
 
     #[test]

@@ -32,6 +32,9 @@ pub struct EngineConfig {
     pub args: Vec<String>,
     /// Lines sent right after the handshake (`initstr=`; `\n` separates lines).
     pub initstr: Vec<String>,
+    /// `whitepov`: the engine reports scores from White's side; the referee turns
+    /// them to the mover's side.
+    pub white_pov: bool,
     /// `-debug`: every line to and from the engine is printed.
     pub debug: bool,
 }
@@ -79,11 +82,42 @@ pub struct EngineProcess {
     started_moves: usize,
 }
 
+/// Scores the referee keeps are centipawns, except mates: ±(`MATE_SCORE` − plies to
+/// the mate), cutechess's scale, so `+M3` can be written as cutechess writes it.
+pub const MATE_SCORE: i32 = 1_000_000;
+
+/// A UCI `score mate N` (moves; negative when the engine is mated) on the referee's
+/// scale: mating in N moves is 2N−1 plies, being mated in N is 2N plies.
+pub fn uci_mate_score(n: i32) -> i32 {
+    match n {
+        n if n > 0 => MATE_SCORE + 1 - 2 * n.min(MATE_SCORE / 4),
+        n if n < 0 => -MATE_SCORE - 2 * n.max(-MATE_SCORE / 4),
+        _ => 0,
+    }
+}
+
+/// A CECP thinking-output score on the referee's scale: mates are written
+/// 100000 + N (N moves to mate) and −100000 − N.
+pub fn cecp_score(s: i64) -> i32 {
+    const CECP_MATE: i64 = 100_000;
+    let moves = s.abs() - CECP_MATE;
+    if (1..100).contains(&moves) {
+        let n = moves as i32;
+        if s > 0 {
+            uci_mate_score(n)
+        } else {
+            uci_mate_score(-n)
+        }
+    } else {
+        s.clamp(-(MATE_SCORE as i64) / 2, MATE_SCORE as i64 / 2) as i32
+    }
+}
+
 /// The answer to one `go`.
 #[derive(Debug, Clone)]
 pub struct EngineMove {
     pub text: String,
-    /// Last score the engine reported, in centipawns from its side (mate as ±30000-ply).
+    /// Last score the engine reported, from its side (centipawns; mates see [`MATE_SCORE`]).
     pub score: Option<i32>,
     pub depth: Option<i32>,
     pub elapsed_ms: i64,
@@ -247,11 +281,15 @@ impl EngineProcess {
             Proto::Uci => {
                 self.send("uci");
                 while self.recv(deadline)? != "uciok" {}
-                if variant != "chess" {
-                    self.send(&format!("setoption name UCI_Variant value {variant}"));
-                }
+                // The engine's own options first, as cutechess sends them: an option
+                // may define what the variant means (Fairy-Stockfish's VariantPath
+                // must come before `UCI_Variant lighthouse`). The variant follows
+                // at the start of the game.
                 for (k, v) in self.config.options.clone() {
                     self.send(&format!("setoption name {k} value {v}"));
+                }
+                if variant != "chess" {
+                    self.send(&format!("setoption name UCI_Variant value {variant}"));
                 }
                 self.send("isready");
                 while self.recv(deadline)? != "readyok" {}
@@ -356,7 +394,12 @@ impl EngineProcess {
     ) -> Result<EngineMove, EngineError> {
         let t0 = Instant::now();
         let budget = mine.per_move.unwrap_or(mine.left).max(0) as u64;
-        let deadline = t0 + Duration::from_millis(budget + self.config.timemargin + 1000);
+        // Saturating: `tc=inf` and large margins must not overflow the clock.
+        let wait = budget
+            .saturating_add(self.config.timemargin)
+            .saturating_add(1000)
+            .min(1 << 40);
+        let deadline = t0 + Duration::from_millis(wait);
         let mut score = None;
         let mut depth = None;
         match self.config.proto {
@@ -409,19 +452,22 @@ impl EngineProcess {
                                 match toks[i] {
                                     "depth" => depth = toks.get(i + 1).and_then(|x| x.parse().ok()),
                                     "cp" if i > 0 && toks[i - 1] == "score" => {
-                                        score = toks.get(i + 1).and_then(|x| x.parse().ok())
+                                        score = toks
+                                            .get(i + 1)
+                                            .and_then(|x| x.parse::<i64>().ok())
+                                            .map(|cp| {
+                                                cp.clamp(
+                                                    -(MATE_SCORE as i64) / 2,
+                                                    MATE_SCORE as i64 / 2,
+                                                )
+                                                    as i32
+                                            })
                                     }
                                     "mate" if i > 0 && toks[i - 1] == "score" => {
-                                        score =
-                                            toks.get(i + 1).and_then(|x| x.parse::<i32>().ok()).map(
-                                                |m| {
-                                                    if m > 0 {
-                                                        30000 - 2 * m
-                                                    } else {
-                                                        -30000 - 2 * m
-                                                    }
-                                                },
-                                            )
+                                        score = toks
+                                            .get(i + 1)
+                                            .and_then(|x| x.parse::<i32>().ok())
+                                            .map(uci_mate_score)
                                     }
                                     _ => {}
                                 }
@@ -480,7 +526,7 @@ impl EngineProcess {
                         Some(d) if d.parse::<i32>().is_ok() && toks.len() >= 4 => {
                             // Thinking output: depth score time nodes pv.
                             depth = d.parse().ok();
-                            score = toks[1].parse().ok();
+                            score = toks[1].parse::<i64>().ok().map(cecp_score);
                         }
                         _ => {}
                     }
@@ -516,6 +562,17 @@ impl Drop for EngineProcess {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn mate_scores_count_plies_as_cutechess_does() {
+        assert_eq!(MATE_SCORE - uci_mate_score(1), 1);
+        assert_eq!(MATE_SCORE - uci_mate_score(3), 5);
+        assert_eq!(-MATE_SCORE - uci_mate_score(-3), -6);
+        assert_eq!(uci_mate_score(0), 0);
+        assert_eq!(cecp_score(100_003), uci_mate_score(3));
+        assert_eq!(cecp_score(-100_002), uci_mate_score(-2));
+        assert_eq!(cecp_score(-35), -35);
+    }
 
     #[test]
     fn edit_mode_sets_up_a_fen() {

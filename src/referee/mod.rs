@@ -14,10 +14,10 @@ use crate::rules::{Color, Game, Move, Position, Reason, Variants};
 use engine::{Clock, EngineConfig, EngineError, EngineProcess, Proto};
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
-use stats::{Sprt, Wld};
+use stats::{PlayerStats, Sprt};
 use std::collections::HashMap;
 use std::io::Write;
-use std::sync::{Arc, Mutex};
+use std::sync::Mutex;
 
 /// A time control: `moves/time+inc` (seconds), or a fixed time per move.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -26,6 +26,8 @@ pub struct TimeControl {
     pub base_ms: i64,
     pub inc_ms: i64,
     pub per_move_ms: Option<i64>,
+    /// `tc=inf`: no clock; the game is bounded by `nodes=` or `plies=`.
+    pub infinite: bool,
 }
 
 impl TimeControl {
@@ -55,11 +57,26 @@ impl TimeControl {
             base_ms: (secs * 1000.0) as i64,
             inc_ms: (inc * 1000.0) as i64,
             per_move_ms: None,
+            infinite: false,
         })
     }
 
-    /// The PGN `TimeControl` tag value.
+    /// `tc=inf`: a clock that never runs out (2^40 ms).
+    pub fn infinite() -> TimeControl {
+        TimeControl {
+            moves: 0,
+            base_ms: 1 << 40,
+            inc_ms: 0,
+            per_move_ms: None,
+            infinite: true,
+        }
+    }
+
+    /// The PGN `TimeControl` tag value, as cutechess writes it (`inf` for no clock).
     pub fn pgn(&self) -> String {
+        if self.infinite {
+            return "inf".into();
+        }
         if let Some(ms) = self.per_move_ms {
             return format!("{}/move", ms as f64 / 1000.0);
         }
@@ -85,18 +102,28 @@ impl TimeControl {
     }
 }
 
+/// How the engines are paired (`-tournament`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tournament {
+    /// Every engine against every other (cutechess's default).
+    RoundRobin,
+    /// The first engine against each of the others.
+    Gauntlet,
+}
+
 /// Everything `lancer match` was asked to do.
 #[derive(Clone, Debug)]
 pub struct MatchConfig {
     pub engines: Vec<EngineConfig>,
     pub tcs: Vec<TimeControl>,
     pub variant: String,
+    pub tournament: Tournament,
     pub games: u32,
     pub rounds: u32,
     pub repeat: bool,
     pub concurrency: usize,
     pub openings: Option<Openings>,
-    pub pgnout: Option<String>,
+    pub pgnout: Option<PgnOut>,
     pub sprt: Option<Sprt>,
     pub maxmoves: Option<u32>,
     pub draw: Option<(u32, u32, i32)>,
@@ -105,6 +132,20 @@ pub struct MatchConfig {
     pub seed: u64,
     pub recover: bool,
     pub event: String,
+    /// `-ratinginterval N`: the ranking is printed after every N games (0: only at the end).
+    pub rating_interval: u32,
+    /// `-wait N`: milliseconds between two games of one worker.
+    pub wait_ms: u64,
+}
+
+/// `-pgnout FILE [min] [fi]`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PgnOut {
+    pub file: String,
+    /// `min`: the seven-tag roster (plus FEN, SetUp, Variant) and bare moves.
+    pub minimal: bool,
+    /// `fi`: unfinished games are not written.
+    pub finished_only: bool,
 }
 
 /// Opening positions (EFEN, moves).
@@ -114,6 +155,8 @@ pub struct Openings {
     pub format: String,
     pub order: String,
     pub plies: Option<usize>,
+    /// `start=N`: the first opening used (1-based).
+    pub start: usize,
 }
 
 fn kv(tok: &str) -> Result<(&str, &str), String> {
@@ -121,7 +164,20 @@ fn kv(tok: &str) -> Result<(&str, &str), String> {
         .ok_or_else(|| format!("expected key=value, got '{tok}'"))
 }
 
-/// Parses cutechess-style arguments.
+/// An engine field: `key=value`, or a bare flag such as `whitepov` (value empty).
+fn field(tok: &str) -> (String, String) {
+    let (k, v) = tok.split_once('=').unwrap_or((tok, ""));
+    (k.to_string(), v.to_string())
+}
+
+/// cutechess-cli features `lancer match` does not have: refused by name, so that
+/// a command line written for cutechess never silently means something else.
+fn unimplemented(what: &str, why: &str) -> String {
+    format!("{what} is not implemented by lancer match ({why})")
+}
+
+/// Parses cutechess-style arguments. Every option and field is either carried out
+/// or refused: unknown and unimplemented ones are errors.
 pub fn parse_args(args: &[String]) -> Result<MatchConfig, String> {
     let mut engines: Vec<Vec<(String, String)>> = Vec::new();
     let mut debug = false;
@@ -130,6 +186,7 @@ pub fn parse_args(args: &[String]) -> Result<MatchConfig, String> {
         engines: Vec::new(),
         tcs: Vec::new(),
         variant: "chess".into(),
+        tournament: Tournament::RoundRobin,
         games: 1,
         rounds: 1,
         repeat: false,
@@ -143,6 +200,8 @@ pub fn parse_args(args: &[String]) -> Result<MatchConfig, String> {
         seed: rand::random(),
         recover: false,
         event: "lancer match".into(),
+        rating_interval: 0,
+        wait_ms: 0,
     };
     let mut i = 0;
     let vals = |i: &mut usize| -> Vec<String> {
@@ -173,29 +232,45 @@ pub fn parse_args(args: &[String]) -> Result<MatchConfig, String> {
         i += 1;
         match opt.as_str() {
             "-engine" => {
-                let v = vals(&mut i);
-                let mut e = Vec::new();
-                for t in v {
-                    let (k, val) = kv(&t)?;
-                    e.push((k.to_string(), val.to_string()));
-                }
-                engines.push(e);
+                engines.push(vals(&mut i).iter().map(|t| field(t)).collect());
             }
-            "-each" => {
-                for t in vals(&mut i) {
-                    let (k, val) = kv(&t)?;
-                    each.push((k.to_string(), val.to_string()));
-                }
-            }
+            "-each" => each.extend(vals(&mut i).iter().map(|t| field(t))),
             "-tc" => each.push(("tc".into(), one(&mut i, "-tc")?)),
             "-variant" => c.variant = one(&mut i, "-variant")?,
+            "-tournament" => {
+                c.tournament = match one(&mut i, "-tournament")?.as_str() {
+                    "round-robin" => Tournament::RoundRobin,
+                    "gauntlet" => Tournament::Gauntlet,
+                    t @ ("knockout" | "pyramid") => {
+                        return Err(unimplemented(
+                            &format!("-tournament {t}"),
+                            "round-robin and gauntlet are",
+                        ))
+                    }
+                    t => {
+                        return Err(format!(
+                            "-tournament: unknown type '{t}' (round-robin, gauntlet)"
+                        ))
+                    }
+                }
+            }
             "-games" => c.games = num(one(&mut i, "-games")?, "-games")?.clamp(1, 1_000_000) as u32,
             "-rounds" => {
                 c.rounds = num(one(&mut i, "-rounds")?, "-rounds")?.clamp(1, 1_000_000) as u32
             }
             "-repeat" => {
-                let v = vals(&mut i);
-                c.repeat = v.first().is_none_or(|x| x != "0");
+                // cutechess: `-repeat` = each opening twice (one game a colour).
+                c.repeat = match vals(&mut i).as_slice() {
+                    [] => true,
+                    [n] if n == "2" => true,
+                    [n] if n == "1" => false,
+                    v => {
+                        return Err(unimplemented(
+                            &format!("-repeat {}", v.join(" ")),
+                            "openings are played once or twice (-repeat)",
+                        ))
+                    }
+                };
             }
             "-concurrency" => {
                 c.concurrency =
@@ -203,27 +278,70 @@ pub fn parse_args(args: &[String]) -> Result<MatchConfig, String> {
             }
             "-pgnout" => {
                 let v = vals(&mut i);
-                c.pgnout = Some(v.first().ok_or("-pgnout needs a file")?.clone());
+                let (file, flags) = v.split_first().ok_or("-pgnout needs a file")?;
+                let mut p = PgnOut {
+                    file: file.clone(),
+                    minimal: false,
+                    finished_only: false,
+                };
+                if flags.len() > 2 {
+                    return Err("-pgnout FILE [min] [fi]".into());
+                }
+                for f in flags {
+                    match f.as_str() {
+                        "min" => p.minimal = true,
+                        "fi" => p.finished_only = true,
+                        _ => return Err(format!("-pgnout: unknown flag '{f}' (min, fi)")),
+                    }
+                }
+                c.pgnout = Some(p);
             }
             "-seed" | "-srand" => c.seed = num(one(&mut i, &opt)?, &opt)?,
             "-maxmoves" => c.maxmoves = Some(num(one(&mut i, "-maxmoves")?, "-maxmoves")? as u32),
-            "-recover" => c.recover = true,
+            "-recover" => {
+                if !vals(&mut i).is_empty() {
+                    return Err("-recover takes no value".into());
+                }
+                c.recover = true
+            }
             "-event" => c.event = one(&mut i, "-event")?,
+            "-ratinginterval" => {
+                c.rating_interval = num(one(&mut i, &opt)?, &opt)?.min(u32::MAX as u64) as u32
+            }
+            "-wait" => c.wait_ms = num(one(&mut i, &opt)?, &opt)?.min(3_600_000),
             "-openings" => {
                 let mut o = Openings {
                     file: String::new(),
                     format: "epd".into(),
                     order: "sequential".into(),
                     plies: None,
+                    start: 1,
                 };
                 for t in vals(&mut i) {
                     let (k, v) = kv(&t)?;
                     match k {
                         "file" => o.file = v.into(),
-                        "format" => o.format = v.into(),
-                        "order" => o.order = v.into(),
+                        "format" => match v {
+                            "epd" | "pgn" => o.format = v.into(),
+                            _ => return Err(format!("-openings: unknown format '{v}' (epd, pgn)")),
+                        },
+                        "order" => match v {
+                            "random" | "sequential" => o.order = v.into(),
+                            _ => {
+                                return Err(format!(
+                                    "-openings: unknown order '{v}' (random, sequential)"
+                                ))
+                            }
+                        },
                         "plies" => o.plies = Some(num(v.into(), "plies")? as usize),
-                        "policy" | "start" => {}
+                        "start" => o.start = num(v.into(), "start")?.max(1) as usize,
+                        "policy" if v == "default" => {}
+                        "policy" => {
+                            return Err(unimplemented(
+                                &format!("-openings policy={v}"),
+                                "a new opening for each pair of games",
+                            ))
+                        }
                         _ => return Err(format!("-openings: unknown field '{k}'")),
                     }
                 }
@@ -295,14 +413,18 @@ pub fn parse_args(args: &[String]) -> Result<MatchConfig, String> {
                 let _ = vals(&mut i);
                 debug = true;
             }
-            "-ratinginterval" | "-outcomeinterval" | "-wait" | "-tournament" => {
-                let _ = vals(&mut i);
+            "-outcomeinterval" | "-tb" | "-tbpieces" | "-tbignore50" | "-bookmode" | "-epdout"
+            | "-noswap" | "-reverse" | "-seeds" | "-site" | "-resultformat" => {
+                return Err(unimplemented(&opt, "the README lists what it does"))
             }
             other => return Err(format!("unknown option '{other}'")),
         }
     }
     if engines.len() < 2 {
         return Err("at least two -engine are needed".into());
+    }
+    if c.sprt.is_some() && engines.len() != 2 {
+        return Err("-sprt needs exactly two engines".into());
     }
     for (n, e) in engines.into_iter().enumerate() {
         let mut cfg = EngineConfig {
@@ -318,6 +440,7 @@ pub fn parse_args(args: &[String]) -> Result<MatchConfig, String> {
             plies: None,
             args: Vec::new(),
             initstr: Vec::new(),
+            white_pov: false,
             debug,
         };
         for (k, v) in each.iter().chain(e.iter()) {
@@ -335,8 +458,10 @@ pub fn parse_args(args: &[String]) -> Result<MatchConfig, String> {
                 "tc" => cfg.tc = Some(v.clone()),
                 "st" => {
                     cfg.st = Some(
-                        v.parse()
-                            .map_err(|_| format!("st: '{v}' is not a number"))?,
+                        v.parse::<f64>()
+                            .ok()
+                            .filter(|s| s.is_finite() && *s > 0.0 && *s <= 1e7)
+                            .ok_or_else(|| format!("st: '{v}' is not a time in seconds"))?,
                     )
                 }
                 "timemargin" => {
@@ -364,7 +489,40 @@ pub fn parse_args(args: &[String]) -> Result<MatchConfig, String> {
                             .map_err(|_| format!("{k}: '{v}' is not a number"))?,
                     )
                 }
-                "restart" | "trust" | "whitepov" | "ponder" | "book" | "bookdepth" => {}
+                "whitepov" if v.is_empty() || v == "true" => cfg.white_pov = true,
+                // Each game runs fresh engine processes: that is cutechess's
+                // `restart=on`, and `auto` may restart too.
+                "restart" if v == "on" || v == "auto" => {}
+                "restart" => {
+                    return Err(unimplemented(
+                        &format!("restart={v}"),
+                        "every game starts fresh engines",
+                    ))
+                }
+                "book" | "bookdepth" => {
+                    return Err(unimplemented(
+                        &format!("{k}="),
+                        "no opening books; use -openings file=F format=epd|pgn",
+                    ))
+                }
+                "ponder" => {
+                    return Err(unimplemented(
+                        "ponder",
+                        "engines think only on their own time",
+                    ))
+                }
+                "trust" => {
+                    return Err(unimplemented(
+                        "trust",
+                        "the referee decides every result itself and reads no claims",
+                    ))
+                }
+                "stderr" | "tscale" | "tmargin" => {
+                    return Err(unimplemented(
+                        &format!("{k}="),
+                        "the README lists what it does",
+                    ))
+                }
                 _ => return Err(format!("unknown engine field '{k}'")),
             }
         }
@@ -380,13 +538,9 @@ pub fn parse_args(args: &[String]) -> Result<MatchConfig, String> {
                 base_ms: 0,
                 inc_ms: 0,
                 per_move_ms: Some((st * 1000.0) as i64),
+                infinite: false,
             },
-            (None, Some(t)) if t == "inf" => TimeControl {
-                moves: 0,
-                base_ms: 1 << 40,
-                inc_ms: 0,
-                per_move_ms: None,
-            },
+            (None, Some(t)) if t == "inf" => TimeControl::infinite(),
             (None, Some(t)) => TimeControl::parse(t)?,
             (None, None) => return Err(format!("{}: no time control (tc= or st=)", cfg.name)),
         };
@@ -411,6 +565,8 @@ pub struct GameResult {
     pub pgn: String,
     /// True when an engine played an illegal move, lost on time or crashed.
     pub forfeit: Option<String>,
+    /// An engine could not be started for this game.
+    pub start_failed: bool,
 }
 
 fn side_name(c: Color) -> &'static str {
@@ -439,7 +595,7 @@ pub fn play_game(
     start_fen: &str,
     pre: &[Move],
     round: u32,
-    game_no: u32,
+    game_no: u64,
 ) -> GameResult {
     let start = Position::from_efen(v, start_fen).expect("opening positions are validated");
     let is_standard_start =
@@ -467,6 +623,7 @@ pub fn play_game(
     let mut clocks = [cfg.tcs[white].clock(), cfg.tcs[black].clock()];
     let mut engines: [Option<EngineProcess>; 2] = [None, None];
     let mut outcome: Option<(&'static str, String, &'static str, Option<String>)> = None;
+    let mut start_failed = false;
     for (i, &id) in ids.iter().enumerate() {
         match EngineProcess::start(&cfg.engines[id], &v.name) {
             Ok(mut e) => {
@@ -488,6 +645,7 @@ pub fn play_game(
                     "abandoned",
                     Some(err),
                 ));
+                start_failed = true;
                 break;
             }
         }
@@ -564,7 +722,12 @@ pub fn play_game(
                 break;
             }
         };
-        let limit = mine.per_move.unwrap_or(mine.left) + cfg.engines[ids[si]].timemargin as i64;
+        let mut em = em;
+        if cfg.engines[ids[si]].white_pov && side == Color::Black {
+            em.score = em.score.map(|s| -s);
+        }
+        let margin = cfg.engines[ids[si]].timemargin.min(i64::MAX as u64) as i64;
+        let limit = mine.per_move.unwrap_or(mine.left).saturating_add(margin);
         if em.elapsed_ms > limit {
             outcome = Some((
                 loss,
@@ -612,14 +775,7 @@ pub fn play_game(
                 }
             }
         }
-        let comment = match (em.score, em.depth) {
-            (Some(s), Some(d)) => format!(
-                "{:+.2}/{d} {:.3}s",
-                s as f64 / 100.0,
-                em.elapsed_ms as f64 / 1000.0
-            ),
-            _ => format!("{:.3}s", em.elapsed_ms as f64 / 1000.0),
-        };
+        let comment = pgn::eval_comment(em.score, em.depth, em.elapsed_ms);
         texts.push(move_text(&pos, m));
         xb_texts.push(xboard_move(&pos, m));
         xb_full.push(xboard_move_full(&pos, m));
@@ -697,17 +853,30 @@ pub fn play_game(
         headers.push(("FEN".into(), start_fen.to_string()));
         headers.push(("SetUp".into(), "1".into()));
     }
-    let tcw = cfg.tcs[white];
-    headers.push(("TimeControl".into(), tcw.pgn()));
+    let (tcw, tcb) = (cfg.tcs[white].pgn(), cfg.tcs[black].pgn());
+    if tcw == tcb {
+        headers.push(("TimeControl".into(), tcw));
+    } else {
+        headers.push(("WhiteTimeControl".into(), tcw));
+        headers.push(("BlackTimeControl".into(), tcb));
+    }
     headers.push(("PlyCount".into(), record.len().to_string()));
     headers.push(("Termination".into(), termination.to_string()));
     headers.push(("GameNumber".into(), game_no.to_string()));
-    let result_comment = format!("{{{reason}}} {score}");
+    // As cutechess: the end reason joins the last move's comment.
+    let mut initial_comment = None;
+    match record.last_mut() {
+        Some((_, c)) if c.is_empty() => *c = reason.clone(),
+        Some((_, c)) => *c = format!("{c}, {reason}"),
+        None => initial_comment = Some(reason.clone()),
+    }
     let pgn = pgn::write(&pgn::PgnGame {
         headers,
         start,
         moves: &record,
-        result: &result_comment,
+        result: score,
+        initial_comment,
+        minimal: cfg.pgnout.as_ref().is_some_and(|p| p.minimal),
     });
     GameResult {
         score,
@@ -715,6 +884,7 @@ pub fn play_game(
         termination,
         pgn,
         forfeit,
+        start_failed,
     }
 }
 
@@ -788,7 +958,7 @@ fn load_openings(
 }
 
 struct Job {
-    number: u32,
+    number: u64,
     round: u32,
     white: usize,
     black: usize,
@@ -796,15 +966,196 @@ struct Job {
     moves: Vec<Move>,
 }
 
-/// Runs the match; prints cutechess-style lines; returns the number of forfeits.
-pub fn run(args: &[String], variants: &Variants) -> Result<u32, String> {
-    let cfg = parse_args(args)?;
+/// The games of a match, made one at a time as workers ask, so a long match is
+/// never held in memory: rounds, then the pairs of the tournament, then the games
+/// of a pair (colours alternate; with `-repeat` or a random-setup variant, each
+/// start position serves two games).
+struct Schedule {
+    variant: &'static Variant,
+    pairs: Vec<(usize, usize)>,
+    rounds: u32,
+    games: u32,
+    repeat: bool,
+    openings: Option<Vec<(String, Vec<Move>)>>,
+    opening_idx: usize,
+    random: Option<crate::rules::variant::RandomSetup>,
+    rng: rand::rngs::StdRng,
+    round: u32,
+    pair: usize,
+    game: u32,
+    current: Option<(String, Vec<Move>)>,
+    number: u64,
+}
+
+impl Schedule {
+    fn next(&mut self) -> Result<Option<Job>, String> {
+        if self.round > self.rounds || self.pairs.is_empty() {
+            return Ok(None);
+        }
+        let (a, b) = self.pairs[self.pair];
+        let g = self.game;
+        if !self.repeat || g.is_multiple_of(2) || self.current.is_none() {
+            self.current = Some(match (&self.openings, self.random) {
+                (Some(list), _) => {
+                    let o = list[self.opening_idx % list.len()].clone();
+                    self.opening_idx += 1;
+                    o
+                }
+                (None, Some(r)) => (
+                    setup_fen(self.variant, r, self.rng.gen_range(0..setup_count(r)))?,
+                    Vec::new(),
+                ),
+                (None, None) => (self.variant.default_start_fen(), Vec::new()),
+            });
+        }
+        let (fen, moves) = self.current.clone().unwrap_or_default();
+        // Colours alternate game by game within the encounter.
+        let (white, black) = if g.is_multiple_of(2) { (a, b) } else { (b, a) };
+        self.number += 1;
+        let job = Job {
+            number: self.number,
+            round: self.round,
+            white,
+            black,
+            fen,
+            moves,
+        };
+        self.game += 1;
+        if self.game == self.games {
+            self.game = 0;
+            self.current = None;
+            self.pair += 1;
+            if self.pair == self.pairs.len() {
+                self.pair = 0;
+                self.round += 1;
+            }
+        }
+        Ok(Some(job))
+    }
+}
+
+/// How a match ended.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct MatchReport {
+    /// Games lost by an illegal move, the clock, a crash or a protocol error.
+    pub forfeits: u32,
+    /// Why the match stopped before its last game (an engine failed or could not
+    /// start); `None` when it ran to the end or an SPRT decided it.
+    pub terminated: Option<String>,
+}
+
+/// The standings as cutechess prints them (`-ratinginterval` and the end of the
+/// match): for two engines the first one's results by colour and the Elo
+/// difference; for more, the ranking table (cutechess's default columns).
+fn results_text(cfg: &MatchConfig, players: &[PlayerStats]) -> String {
+    use stats::{fixed, general, CuteElo};
+    let mut ret = String::new();
+    if players.len() == 2 {
+        let p = players[0];
+        let name = &cfg.engines[0].name;
+        for (side, r) in [("White", p.white), ("Black", p.black)] {
+            if r.n() > 0 {
+                ret.push_str(&format!(
+                    "...      {name} playing {side}: {} - {} - {}  [{:.3}] {}\n",
+                    r.w,
+                    r.l,
+                    r.d,
+                    r.ratio(),
+                    r.n()
+                ));
+            }
+        }
+        let t = p.total();
+        if t.n() > 0 {
+            let white_points = 2 * p.white.w + p.white.d + 2 * p.black.l + p.black.d;
+            ret.push_str(&format!(
+                "...      White vs Black: {} - {} - {}  [{:.3}] {}\n",
+                p.white.w + p.black.l,
+                p.white.l + p.black.w,
+                t.d,
+                white_points as f64 / (2 * t.n()) as f64,
+                t.n()
+            ));
+        }
+        let e = CuteElo::new(&t);
+        ret.push_str(&format!(
+            "Elo difference: {} +/- {}, LOS: {} %, DrawRatio: {} %",
+            fixed(e.diff(), 1),
+            fixed(e.error_margin(), 1),
+            fixed(e.los(), 1),
+            fixed(e.draw_ratio() * 100.0, 1)
+        ));
+    } else {
+        // Order: the gauntlet engine first (ranked 0), then by points per game;
+        // engines without a finished game last. Ties list the later engine first.
+        let gauntlet = cfg.tournament == Tournament::Gauntlet;
+        let mut rows: Vec<(f64, usize)> = players
+            .iter()
+            .enumerate()
+            .map(|(i, p)| {
+                let key = if gauntlet && i == 0 {
+                    -1.0
+                } else if p.total().n() > 0 {
+                    1.0 - CuteElo::new(&p.total()).point_ratio()
+                } else {
+                    2.0
+                };
+                (key, i)
+            })
+            .collect();
+        rows.sort_by(|a, b| a.0.total_cmp(&b.0).then(b.1.cmp(&a.1)));
+        ret.push_str(&format!(
+            "{:>4} {:<25} {:>7} {:>7} {:>7} {:>7} {:>7} \n",
+            "Rank", "Name", "Elo", "+/-", "Games", "Score", "Draw"
+        ));
+        for (n, (_, i)) in rows.iter().enumerate() {
+            let t = players[*i].total();
+            let e = CuteElo::new(&t);
+            let rank = if gauntlet { n as i64 } else { n as i64 + 1 };
+            ret.push_str(&format!(
+                "{rank:>4} {:<25} {:>7} {:>7} {:>7} {:>6}% {:>6}% \n",
+                cfg.engines[*i].name,
+                fixed(e.diff(), 0),
+                fixed(e.error_margin(), 0),
+                t.n(),
+                fixed(e.point_ratio() * 100.0, 1),
+                fixed(e.draw_ratio() * 100.0, 1)
+            ));
+        }
+    }
+    if let Some(sp) = cfg.sprt {
+        let r = players.first().map(|p| p.total()).unwrap_or_default();
+        let llr = sp.llr(&r);
+        let (lo, hi) = sp.bounds();
+        ret.push_str(&format!(
+            "\nSPRT: llr {} ({}%), lbound {}, ubound {}",
+            general(llr, 3),
+            fixed(llr / hi * 100.0, 1),
+            general(lo, 3),
+            general(hi, 3)
+        ));
+        if llr >= hi {
+            ret.push_str(" - H1 was accepted");
+        } else if llr <= lo {
+            ret.push_str(" - H0 was accepted");
+        }
+    }
+    ret
+}
+
+/// Runs the match (`parse_args`' result) and prints cutechess-style lines.
+pub fn run(cfg: MatchConfig, variants: &Variants) -> Result<MatchReport, String> {
     let v = variants
         .get(&cfg.variant)
         .ok_or_else(|| format!("unknown variant '{}'", cfg.variant))?;
     let mut rng = rand::rngs::StdRng::seed_from_u64(cfg.seed);
     let openings = match &cfg.openings {
-        Some(o) => Some(load_openings(o, v, &mut rng)?),
+        Some(o) => {
+            let mut list = load_openings(o, v, &mut rng)?;
+            let first = (o.start - 1) % list.len();
+            list.rotate_left(first);
+            Some(list)
+        }
         None => None,
     };
     // Random-setup variants: each game pair shares one drawn setup.
@@ -812,175 +1163,176 @@ pub fn run(args: &[String], variants: &Variants) -> Result<u32, String> {
         Start::Random(r) => Some(r),
         Start::Fen(_) => None,
     };
-    let repeat = cfg.repeat || random.is_some();
     let n = cfg.engines.len();
-    let mut pairs = Vec::new();
-    for a in 0..n {
-        for b in a + 1..n {
-            pairs.push((a, b));
-        }
-    }
-    let mut jobs = Vec::new();
-    let mut number = 0;
-    let mut opening_idx = 0;
-    for round in 1..=cfg.rounds {
-        for &(a, b) in &pairs {
-            let mut current: Option<(String, Vec<Move>)> = None;
-            for g in 0..cfg.games {
-                if !repeat || g % 2 == 0 || current.is_none() {
-                    current = Some(match (&openings, random) {
-                        (Some(list), _) => {
-                            let o = list[opening_idx % list.len()].clone();
-                            opening_idx += 1;
-                            o
-                        }
-                        (None, Some(r)) => (
-                            setup_fen(v, r, rng.gen_range(0..setup_count(r)))?,
-                            Vec::new(),
-                        ),
-                        (None, None) => (v.default_start_fen(), Vec::new()),
-                    });
-                }
-                let (fen, moves) = current.clone().unwrap_or_default();
-                // Colours alternate game by game within the encounter.
-                let (white, black) = if g % 2 == 0 { (a, b) } else { (b, a) };
-                number += 1;
-                jobs.push(Job {
-                    number,
-                    round,
-                    white,
-                    black,
-                    fen,
-                    moves,
-                });
-            }
-        }
-    }
-    let total = jobs.len() as u32;
-    let jobs = Arc::new(Mutex::new(jobs.into_iter().rev().collect::<Vec<_>>()));
-    let results: Arc<Mutex<HashMap<(usize, usize), Wld>>> = Arc::new(Mutex::new(HashMap::new()));
+    let pairs: Vec<(usize, usize)> = match cfg.tournament {
+        Tournament::RoundRobin => (0..n)
+            .flat_map(|a| (a + 1..n).map(move |b| (a, b)))
+            .collect(),
+        Tournament::Gauntlet => (1..n).map(|b| (0, b)).collect(),
+    };
+    let total = (cfg.rounds as u64)
+        .saturating_mul(pairs.len() as u64)
+        .saturating_mul(cfg.games as u64);
+    let schedule = Mutex::new(Schedule {
+        variant: v,
+        pairs,
+        rounds: cfg.rounds,
+        games: cfg.games,
+        repeat: cfg.repeat || random.is_some(),
+        openings,
+        opening_idx: 0,
+        random,
+        rng,
+        round: 1,
+        pair: 0,
+        game: 0,
+        current: None,
+        number: 0,
+    });
     let pgn_file = match &cfg.pgnout {
-        Some(f) => Some(Arc::new(Mutex::new(
+        Some(p) => Some(Mutex::new(
             std::fs::OpenOptions::new()
                 .create(true)
                 .append(true)
-                .open(f)
-                .map_err(|e| format!("{f}: {e}"))?,
-        ))),
+                .open(&p.file)
+                .map_err(|e| format!("{}: {e}", p.file))?,
+        )),
         None => None,
     };
-    let forfeits = Arc::new(Mutex::new(0u32));
-    let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    struct Tally {
+        players: Vec<PlayerStats>,
+        finished: u64,
+        forfeits: u32,
+        terminated: Option<String>,
+        error: Option<String>,
+    }
+    let tally = Mutex::new(Tally {
+        players: vec![PlayerStats::default(); n],
+        finished: 0,
+        forfeits: 0,
+        terminated: None,
+        error: None,
+    });
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let workers = (cfg.concurrency as u64).min(total).max(1) as usize;
     std::thread::scope(|s| {
-        for _ in 0..cfg.concurrency.min(total as usize).max(1) {
-            let jobs = Arc::clone(&jobs);
-            let results = Arc::clone(&results);
-            let pgn_file = pgn_file.clone();
-            let forfeits = Arc::clone(&forfeits);
-            let stop = Arc::clone(&stop);
-            let cfg = &cfg;
+        for _ in 0..workers {
+            let (schedule, tally, stop, pgn_file, cfg) =
+                (&schedule, &tally, &stop, &pgn_file, &cfg);
+            let mut first = true;
             s.spawn(move || loop {
                 if stop.load(std::sync::atomic::Ordering::SeqCst) {
                     return;
                 }
-                let Some(job) = jobs.lock().map(|mut j| j.pop()).ok().flatten() else {
-                    return;
+                let job = match schedule.lock().map(|mut q| q.next()) {
+                    Ok(Ok(Some(job))) => job,
+                    Ok(Ok(None)) | Err(_) => return,
+                    Ok(Err(e)) => {
+                        if let Ok(mut t) = tally.lock() {
+                            t.error.get_or_insert(e);
+                        }
+                        stop.store(true, std::sync::atomic::Ordering::SeqCst);
+                        return;
+                    }
                 };
+                if !first {
+                    std::thread::sleep(std::time::Duration::from_millis(cfg.wait_ms));
+                }
+                first = false;
                 let (wn, bn) = (&cfg.engines[job.white].name, &cfg.engines[job.black].name);
                 println!("Started game {} of {total} ({wn} vs {bn})", job.number);
-                let r = play_game(cfg, v, job.white, job.black, &job.fen, &job.moves, job.round, job.number);
+                let r = play_game(
+                    cfg, v, job.white, job.black, &job.fen, &job.moves, job.round, job.number,
+                );
+                let Ok(mut t) = tally.lock() else { return };
                 let mut out = std::io::stdout().lock();
-                let _ = writeln!(out, "Finished game {} ({wn} vs {bn}): {} {{{}}}", job.number, r.score, r.reason);
+                let _ = writeln!(
+                    out,
+                    "Finished game {} ({wn} vs {bn}): {} {{{}}}",
+                    job.number, r.score, r.reason
+                );
                 if let Some(f) = &r.forfeit {
-                    if let Ok(mut n) = forfeits.lock() {
-                        *n += 1;
-                    }
+                    t.forfeits += 1;
                     log::warn!("game {}: {f}", job.number);
-                    if !cfg.recover && r.termination == "abandoned" {
-                        let _ = writeln!(out, "Terminating the match: an engine failed (use -recover to go on)");
+                    // An engine that cannot start ends the match (as in cutechess);
+                    // one that fails during a game does unless -recover.
+                    if r.termination == "abandoned" && (!cfg.recover || r.start_failed) {
+                        let why = if r.start_failed {
+                            "an engine could not start"
+                        } else {
+                            "an engine failed (use -recover to go on)"
+                        };
+                        let _ = writeln!(out, "Terminating the match: {why}");
+                        t.terminated.get_or_insert_with(|| why.to_string());
                         stop.store(true, std::sync::atomic::Ordering::SeqCst);
                     }
                 }
-                if let Some(f) = &pgn_file {
-                    if let Ok(mut f) = f.lock() {
+                if let Some(f) = pgn_file {
+                    let write =
+                        !(r.score == "*" && cfg.pgnout.as_ref().is_some_and(|p| p.finished_only));
+                    if let (true, Ok(mut f)) = (write, f.lock()) {
                         let _ = f.write_all(r.pgn.as_bytes());
                     }
                 }
-                let (a, b) = (job.white.min(job.black), job.white.max(job.black));
-                if let Ok(mut res) = results.lock() {
-                    let wld = res.entry((a, b)).or_default();
-                    let first_white = job.white == a;
-                    match r.score {
-                        "1-0" if first_white => wld.w += 1,
-                        "1-0" => wld.l += 1,
-                        "0-1" if first_white => wld.l += 1,
-                        "0-1" => wld.w += 1,
-                        "1/2-1/2" => wld.d += 1,
-                        _ => {}
+                let (wi, bi) = (job.white, job.black);
+                match r.score {
+                    "1-0" => {
+                        t.players[wi].white.w += 1;
+                        t.players[bi].black.l += 1;
                     }
-                    let wld = *wld;
+                    "0-1" => {
+                        t.players[wi].white.l += 1;
+                        t.players[bi].black.w += 1;
+                    }
+                    "1/2-1/2" => {
+                        t.players[wi].white.d += 1;
+                        t.players[bi].black.d += 1;
+                    }
+                    _ => {}
+                }
+                t.finished += 1;
+                if n == 2 {
+                    let p = t.players[0].total();
                     let _ = writeln!(
                         out,
                         "Score of {} vs {}: {} - {} - {}  [{:.3}] {}",
-                        cfg.engines[a].name,
-                        cfg.engines[b].name,
-                        wld.w,
-                        wld.l,
-                        wld.d,
-                        wld.ratio(),
-                        wld.n()
+                        cfg.engines[0].name,
+                        cfg.engines[1].name,
+                        p.w,
+                        p.l,
+                        p.d,
+                        p.ratio(),
+                        p.n()
                     );
-                    if let Some(sp) = cfg.sprt {
-                        let llr = sp.llr(&wld);
-                        let (lo, hi) = sp.bounds();
-                        if llr >= hi || llr <= lo {
-                            let _ = writeln!(
-                                out,
-                                "SPRT: llr {llr:.3}, lbound {lo:.2}, ubound {hi:.2} - {} was accepted",
-                                if llr >= hi { "H1" } else { "H0" }
-                            );
-                            stop.store(true, std::sync::atomic::Ordering::SeqCst);
-                        }
+                }
+                if cfg.rating_interval > 0 && t.finished % cfg.rating_interval as u64 == 0 {
+                    let _ = writeln!(out, "{}", results_text(cfg, &t.players));
+                }
+                if let Some(sp) = cfg.sprt {
+                    let llr = sp.llr(&t.players[0].total());
+                    let (lo, hi) = sp.bounds();
+                    if llr >= hi || llr <= lo {
+                        stop.store(true, std::sync::atomic::Ordering::SeqCst);
                     }
                 }
                 let _ = out.flush();
             });
         }
     });
-    let res = results.lock().map(|r| r.clone()).unwrap_or_default();
-    let mut keys: Vec<_> = res.keys().copied().collect();
-    keys.sort();
-    for k in keys {
-        let wld = res[&k];
-        println!(
-            "Score of {} vs {}: {} - {} - {}  [{:.3}] {}",
-            cfg.engines[k.0].name,
-            cfg.engines[k.1].name,
-            wld.w,
-            wld.l,
-            wld.d,
-            wld.ratio(),
-            wld.n()
-        );
-        match stats::elo(&wld) {
-            Some((e, m)) => println!(
-                "Elo difference: {e:.1} +/- {m:.1}, LOS: {:.1} %, DrawRatio: {:.1} %",
-                stats::los(&wld),
-                100.0 * wld.d as f64 / wld.n().max(1) as f64
-            ),
-            None => println!("Elo difference: out of range (no losses or no wins)"),
-        }
-        if let Some(sp) = cfg.sprt {
-            let (lo, hi) = sp.bounds();
-            println!(
-                "SPRT: llr {:.3}, lbound {lo:.2}, ubound {hi:.2}",
-                sp.llr(&wld)
-            );
-        }
+    let t = tally
+        .into_inner()
+        .map_err(|_| "a match worker panicked".to_string())?;
+    if let Some(e) = t.error {
+        return Err(e);
+    }
+    if cfg.rating_interval == 0 || t.finished % cfg.rating_interval as u64 != 0 {
+        println!("{}", results_text(&cfg, &t.players));
     }
     println!("Finished match");
-    let f = forfeits.lock().map(|f| *f).unwrap_or(0);
-    Ok(f)
+    Ok(MatchReport {
+        forfeits: t.forfeits,
+        terminated: t.terminated,
+    })
 }
 
 /// Replays a PGN file; prints how many games replayed.

@@ -23,25 +23,6 @@ impl Wld {
     }
 }
 
-fn elo_of(p: f64) -> f64 {
-    -400.0 * (1.0 / p - 1.0).log10()
-}
-
-/// Elo difference and its 95% margin, when defined (some games, not all won or all lost).
-pub fn elo(r: &Wld) -> Option<(f64, f64)> {
-    let n = r.n() as f64;
-    let p = r.ratio();
-    if r.n() == 0 || p <= 0.0 || p >= 1.0 {
-        return None;
-    }
-    let (w, l, d) = (r.w as f64 / n, r.l as f64 / n, r.d as f64 / n);
-    let var = w * (1.0 - p).powi(2) + l * (0.0 - p).powi(2) + d * (0.5 - p).powi(2);
-    let sd = (var / n).sqrt();
-    let lo = (p - 1.959964 * sd).clamp(1e-9, 1.0 - 1e-9);
-    let hi = (p + 1.959964 * sd).clamp(1e-9, 1.0 - 1e-9);
-    Some((elo_of(p), (elo_of(hi) - elo_of(lo)) / 2.0))
-}
-
 fn erf(x: f64) -> f64 {
     // Abramowitz-Stegun 7.1.26 (error below 1.5e-7).
     let t = 1.0 / (1.0 + 0.3275911 * x.abs());
@@ -55,15 +36,6 @@ fn erf(x: f64) -> f64 {
     } else {
         -y
     }
-}
-
-/// Likelihood of superiority (percent).
-pub fn los(r: &Wld) -> f64 {
-    let (w, l) = (r.w as f64, r.l as f64);
-    if w + l == 0.0 {
-        return 50.0;
-    }
-    50.0 * (1.0 + erf((w - l) / (2.0 * (w + l)).sqrt()))
 }
 
 /// SPRT settings (Elo bounds of the two hypotheses and error rates).
@@ -102,29 +74,179 @@ impl Sprt {
     }
 }
 
+/// One engine's results by colour, each from the engine's side.
+#[derive(Clone, Copy, Default, Debug, PartialEq, Eq)]
+pub struct PlayerStats {
+    pub white: Wld,
+    pub black: Wld,
+}
+
+impl PlayerStats {
+    /// Both colours together.
+    pub fn total(&self) -> Wld {
+        Wld {
+            w: self.white.w + self.black.w,
+            l: self.white.l + self.black.l,
+            d: self.white.d + self.black.d,
+        }
+    }
+}
+
+/// Elo figures computed as cutechess-cli computes them for its reports, NaN and
+/// infinity included (all games won gives `inf +/- nan`), so the numbers a user
+/// compares with cutechess's are the same.
+#[derive(Clone, Copy, Debug)]
+pub struct CuteElo {
+    wins: f64,
+    losses: f64,
+    draws: f64,
+    mu: f64,
+    stdev: f64,
+}
+
+impl CuteElo {
+    /// The figures of a score.
+    pub fn new(r: &Wld) -> CuteElo {
+        let (wins, losses, draws) = (r.w as f64, r.l as f64, r.d as f64);
+        let n = wins + losses + draws;
+        let (w, l, d) = (wins / n, losses / n, draws / n);
+        let mu = w + d / 2.0;
+        let dev = w * (1.0 - mu).powi(2) + l * mu.powi(2) + d * (0.5 - mu).powi(2);
+        CuteElo {
+            wins,
+            losses,
+            draws,
+            mu,
+            stdev: dev.sqrt() / n.sqrt(),
+        }
+    }
+
+    fn diff_of(p: f64) -> f64 {
+        -400.0 * (1.0 / p - 1.0).log10()
+    }
+
+    /// Points per game, 0..1.
+    pub fn point_ratio(&self) -> f64 {
+        (self.wins * 2.0 + self.draws) / ((self.wins + self.losses + self.draws) * 2.0)
+    }
+
+    /// Draws per game.
+    pub fn draw_ratio(&self) -> f64 {
+        self.draws / (self.wins + self.losses + self.draws)
+    }
+
+    /// Elo difference.
+    pub fn diff(&self) -> f64 {
+        Self::diff_of(self.mu)
+    }
+
+    /// Half the 95% confidence interval (cutechess's normal quantile approximation).
+    pub fn error_margin(&self) -> f64 {
+        let lo = self.mu + phi_inv(0.025) * self.stdev;
+        let hi = self.mu + phi_inv(0.975) * self.stdev;
+        (Self::diff_of(hi) - Self::diff_of(lo)) / 2.0
+    }
+
+    /// Likelihood of superiority (percent).
+    pub fn los(&self) -> f64 {
+        100.0
+            * (0.5
+                + 0.5 * erf((self.wins - self.losses) / (2.0 * (self.wins + self.losses)).sqrt()))
+    }
+}
+
+/// The inverse error function as cutechess approximates it (Winitzki's formula).
+fn erf_inv(x: f64) -> f64 {
+    let pi = std::f64::consts::PI;
+    let a = 8.0 * (pi - 3.0) / (3.0 * pi * (4.0 - pi));
+    let y = (1.0 - x * x).ln();
+    let z = 2.0 / (pi * a) + y / 2.0;
+    let r = ((z * z - y / a).sqrt() - z).sqrt();
+    if x < 0.0 {
+        -r
+    } else {
+        r
+    }
+}
+
+fn phi_inv(p: f64) -> f64 {
+    std::f64::consts::SQRT_2 * erf_inv(2.0 * p - 1.0)
+}
+
+/// `x` with `decimals` decimals as Qt writes it (`nan`, `inf`, `-inf`, and no sign
+/// on a negative zero: an even score is `0.0` Elo).
+pub fn fixed(x: f64, decimals: usize) -> String {
+    let x = if x == 0.0 { 0.0 } else { x };
+    if x.is_nan() {
+        "nan".into()
+    } else if x.is_infinite() {
+        if x > 0.0 { "inf" } else { "-inf" }.into()
+    } else {
+        format!("{x:.decimals$}")
+    }
+}
+
+/// `x` with `digits` significant digits, as C's `%g` (and Qt's `'g'`) write it.
+pub fn general(x: f64, digits: i32) -> String {
+    if !x.is_finite() {
+        return fixed(x, 0);
+    }
+    if x == 0.0 {
+        return "0".into();
+    }
+    let exp = x.abs().log10().floor() as i32;
+    // Rounding may carry into the next power of ten (9.996 -> 10.0).
+    let rounded: f64 = format!("{:.*e}", (digits - 1).max(0) as usize, x)
+        .parse()
+        .unwrap_or(x);
+    let exp = if rounded != 0.0 {
+        rounded.abs().log10().floor() as i32
+    } else {
+        exp
+    };
+    let trim = |s: String| {
+        if s.contains('.') {
+            s.trim_end_matches('0').trim_end_matches('.').to_string()
+        } else {
+            s
+        }
+    };
+    if exp < -4 || exp >= digits {
+        let s = format!("{:.*e}", (digits - 1).max(0) as usize, x);
+        let (m, e) = s.split_once('e').unwrap_or((&s, "0"));
+        let e: i32 = e.parse().unwrap_or(0);
+        format!(
+            "{}e{}{:02}",
+            trim(m.to_string()),
+            if e < 0 { '-' } else { '+' },
+            e.abs()
+        )
+    } else {
+        trim(format!("{:.*}", (digits - 1 - exp).max(0) as usize, x))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn elo_of_even_and_uneven_scores() {
-        let (e, m) = elo(&Wld {
+        let e = CuteElo::new(&Wld {
             w: 10,
             l: 10,
             d: 10,
-        })
-        .unwrap();
-        assert!(e.abs() < 1e-9 && m > 50.0 && m < 200.0, "{e} {m}");
-        let (e, _) = elo(&Wld {
+        });
+        let (d, m) = (e.diff(), e.error_margin());
+        assert!(d.abs() < 1e-9 && m > 50.0 && m < 200.0, "{d} {m}");
+        // 70% is about +147 Elo.
+        let e = CuteElo::new(&Wld {
             w: 30,
             l: 10,
             d: 10,
-        })
-        .unwrap();
-        // 70% is about +147 Elo.
-        assert!((e - 147.2).abs() < 1.0, "{e}");
-        assert!(elo(&Wld { w: 3, l: 0, d: 0 }).is_none());
-        assert!((los(&Wld { w: 5, l: 5, d: 0 }) - 50.0).abs() < 1e-6);
+        });
+        assert!((e.diff() - 147.2).abs() < 1.0, "{}", e.diff());
+        assert!((CuteElo::new(&Wld { w: 5, l: 5, d: 0 }).los() - 50.0).abs() < 1e-6);
         let s = Sprt {
             elo0: 0.0,
             elo1: 10.0,
@@ -147,5 +269,25 @@ mod tests {
                 d: 200
             }) < lo
         );
+    }
+
+    #[test]
+    fn cutechess_figures_and_number_formats() {
+        let e = CuteElo::new(&Wld { w: 3, l: 0, d: 0 });
+        assert_eq!(fixed(e.diff(), 1), "inf");
+        assert_eq!(fixed(e.error_margin(), 1), "nan");
+        let e = CuteElo::new(&Wld { w: 0, l: 0, d: 4 });
+        assert_eq!(
+            (fixed(e.diff(), 0), fixed(e.error_margin(), 0)),
+            ("0".into(), "0".into())
+        );
+        assert_eq!(fixed(e.los(), 1), "nan");
+        assert_eq!(general(2.944_438_979, 3), "2.94");
+        assert_eq!(general(-2.944_438_979, 3), "-2.94");
+        assert_eq!(general(0.1234, 3), "0.123");
+        assert_eq!(general(12.0, 3), "12");
+        assert_eq!(general(9.996, 3), "10");
+        assert_eq!(general(1234.5, 3), "1.23e+03");
+        assert_eq!(general(0.0, 3), "0");
     }
 }

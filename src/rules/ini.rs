@@ -463,14 +463,26 @@ impl Variants {
         Variants::load(&[(BUILTIN_INI, "variants.ini"), (&text, path)])
     }
 
-    /// Looks a variant up by name (also `standard` = chess, `chess960` = fischerandom).
+    /// Looks a variant up by name, ignoring ASCII case as Fairy-Stockfish does
+    /// (`Lighthouse`, PGN's `Standard`); also `standard`/`normal` = chess and
+    /// `chess960` = fischerandom. An exact match wins over a case-insensitive one.
     pub fn get(&self, name: &str) -> Option<&'static Variant> {
-        let name = match name {
+        let lower = name.to_ascii_lowercase();
+        let name = match lower.as_str() {
             "standard" | "normal" => "chess",
             "chess960" => "fischerandom",
-            n => n,
+            _ => name,
         };
-        self.list.iter().copied().find(|v| v.name == name)
+        self.list
+            .iter()
+            .copied()
+            .find(|v| v.name == name)
+            .or_else(|| {
+                self.list
+                    .iter()
+                    .copied()
+                    .find(|v| v.name.eq_ignore_ascii_case(name))
+            })
     }
 
     /// All variants in file order.

@@ -65,11 +65,35 @@ fn unpack(data: u64) -> (Move, i32, i32, Bound) {
     (mv, score, eval, bound)
 }
 
+/// Buckets in a table of about `mb` megabytes (at least one).
+fn buckets_for(mb: usize) -> usize {
+    let bytes = mb.max(1).saturating_mul(1024 * 1024);
+    (bytes / (16 * BUCKET)).max(1)
+}
+
+/// Memory the system can still hand out without swapping (Linux `MemAvailable`).
+#[cfg(target_os = "linux")]
+fn available_bytes() -> Option<usize> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let kb: usize = text
+        .lines()
+        .find(|l| l.starts_with("MemAvailable:"))?
+        .split_whitespace()
+        .nth(1)?
+        .parse()
+        .ok()?;
+    Some(kb.saturating_mul(1024))
+}
+
+#[cfg(not(target_os = "linux"))]
+fn available_bytes() -> Option<usize> {
+    None
+}
+
 impl Tt {
     /// A table of about `mb` megabytes (at least one bucket).
     pub fn new(mb: usize) -> Tt {
-        let bytes = mb.max(1) * 1024 * 1024;
-        let buckets = (bytes / (16 * BUCKET)).max(1);
+        let buckets = buckets_for(mb);
         let mut entries = Vec::new();
         entries.resize_with(buckets * BUCKET, Entry::default);
         Tt {
@@ -77,6 +101,44 @@ impl Tt {
             buckets,
             age: AtomicU8::new(0),
         }
+    }
+
+    /// Size of the table in bytes.
+    pub fn bytes(&self) -> usize {
+        self.entries.len() * std::mem::size_of::<Entry>()
+    }
+
+    /// Replaces the table by an empty one of about `mb` megabytes without ever
+    /// aborting: when the memory cannot be had the error says so and this table
+    /// stays as it was (contents included). The new memory is reserved before the
+    /// old table is freed, but written only after: the peak is the larger of the
+    /// two tables, not their sum. A table larger than the memory the system has
+    /// available is refused too, since writing it would wake the OOM killer (which
+    /// a failed allocation never does on Linux's default overcommit).
+    pub fn try_resize(&mut self, mb: usize) -> Result<(), String> {
+        let buckets = buckets_for(mb);
+        let len = buckets
+            .checked_mul(BUCKET)
+            .ok_or_else(|| format!("{mb} MB is more than this machine can address"))?;
+        let bytes = len.saturating_mul(std::mem::size_of::<Entry>());
+        if let Some(avail) = available_bytes() {
+            if bytes > avail.saturating_add(self.bytes()) {
+                return Err(format!(
+                    "not enough memory for {mb} MB ({} MB available)",
+                    (avail + self.bytes()) >> 20
+                ));
+            }
+        }
+        let mut entries: Vec<Entry> = Vec::new();
+        entries
+            .try_reserve_exact(len)
+            .map_err(|_| format!("cannot allocate {mb} MB"))?;
+        self.entries = Vec::new();
+        entries.resize_with(len, Entry::default);
+        self.entries = entries;
+        self.buckets = buckets;
+        self.age.store(0, Ordering::Relaxed);
+        Ok(())
     }
 
     /// Empties every entry.
@@ -208,5 +270,20 @@ mod tests {
         assert!(tt.probe(0x1111_2222_3333_4444).is_none());
         tt.clear();
         assert!(tt.probe(0xDEAD_BEEF_0000_1234).is_none());
+    }
+
+    #[test]
+    fn a_failed_resize_keeps_the_table() {
+        let mut tt = Tt::new(1);
+        let m = Move::normal(12, 28);
+        tt.store(0x1234_5678_9ABC_0000, m, 5, 5, 3, Bound::Exact);
+        // No machine has this much memory: refused, and the table is untouched.
+        let e = tt.try_resize(usize::MAX >> 21).unwrap_err();
+        assert!(e.contains("MB"), "{e}");
+        assert_eq!(tt.bytes(), Tt::new(1).bytes());
+        assert_eq!(tt.probe(0x1234_5678_9ABC_0000).map(|h| h.mv), Some(m));
+        tt.try_resize(2).unwrap();
+        assert_eq!(tt.bytes(), Tt::new(2).bytes());
+        assert!(tt.probe(0x1234_5678_9ABC_0000).is_none());
     }
 }
