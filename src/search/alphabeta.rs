@@ -359,6 +359,27 @@ impl Worker<'_> {
                     continue;
                 }
             }
+            // SEE pruning: at low depth a move that loses too much material on its
+            // square is not searched. A drop that checks may start a mating attack.
+            if ply > 0
+                && !in_check
+                && best > -MATE_BOUND
+                && self.on(Feature::Pruning)
+                && !(gives_check && m.move_type() == MoveType::Drop)
+            {
+                if capture || gives_check || !quiet {
+                    if depth <= 8 && !see_ge(pos, m, -120 * depth) {
+                        continue;
+                    }
+                } else {
+                    let lmr_depth =
+                        (depth - 1 - lmr.0[(depth as usize).min(63)][searched.min(63)] as i32)
+                            .max(0);
+                    if lmr_depth <= 8 && !see_ge(pos, m, -30 * lmr_depth * lmr_depth) {
+                        continue;
+                    }
+                }
+            }
             let ext = (gives_check && ply < 2 * depth as usize + 8) as i32;
             let new_depth = depth - 1 + ext;
             self.keys.push(child.key());
