@@ -58,7 +58,7 @@ pub fn run(vs: &Variants, depth: i32) -> Result<(u64, u64), String> {
             pos.do_move(m);
             keys.push(pos.key());
         }
-        shared.tt.clear();
+        shared.clear();
         shared
             .stop
             .store(false, std::sync::atomic::Ordering::SeqCst);

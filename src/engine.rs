@@ -208,7 +208,7 @@ impl Engine {
     /// Clears the transposition table.
     pub fn clear_hash(&mut self) {
         self.stop();
-        self.shared.tt.clear();
+        self.shared.clear();
     }
 
     /// Whether a search is running.

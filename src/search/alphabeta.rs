@@ -2,6 +2,7 @@
 //! the quiescence search below it.
 
 use super::eval::evaluate;
+use super::history::{cont_block, moved_piece, NO_CONT};
 use super::limits::Feature;
 use super::movepick::{hist_idx, is_capture, pick};
 use super::score::*;
@@ -285,6 +286,7 @@ impl Worker<'_> {
                 let child = pos.after(Move::PASS);
                 self.keys.push(child.key());
                 self.prev[ply] = (NO_PIECE, 0);
+                self.cont_block[ply] = NO_CONT;
                 let s = -self.search(&child, -beta, -beta + 1, depth - r, ply + 1, !cut, false);
                 self.keys.pop();
                 if self.stopped {
@@ -326,6 +328,8 @@ impl Worker<'_> {
         let mut best_move = Move::NONE;
         let orig_alpha = alpha;
         let mut tried_quiets: [Move; 64] = [Move::NONE; 64];
+        let mut tried_captures: [Move; 32] = [Move::NONE; 32];
+        let mut nc = 0;
         let mut nq = 0;
         let mut searched = 0;
         let lmr = lmr_table();
@@ -383,6 +387,7 @@ impl Worker<'_> {
             let ext = (gives_check && ply < 2 * depth as usize + 8) as i32;
             let new_depth = depth - 1 + ext;
             self.keys.push(child.key());
+            self.cont_block[ply] = cont_block(moved_piece(pos, m), m.to());
             self.prev[ply] = if m.move_type() == MoveType::Drop || m.is_pass() {
                 (NO_PIECE, 0)
             } else {
@@ -413,7 +418,7 @@ impl Worker<'_> {
                     r -= pv_node as i32;
                     r += (!pv_node && cut) as i32;
                     let (f, t) = hist_idx(m);
-                    r -= self.history[us.idx()][f][t] / 8192;
+                    r -= self.hist.main[us.idx()][f][t] as i32 / 8192;
                     r = r.clamp(0, new_depth - 1);
                 }
                 score = -self.search(
@@ -448,6 +453,9 @@ impl Worker<'_> {
             if quiet && nq < tried_quiets.len() {
                 tried_quiets[nq] = m;
                 nq += 1;
+            } else if capture && nc < tried_captures.len() {
+                tried_captures[nc] = m;
+                nc += 1;
             }
             if score > best {
                 best = score;
@@ -464,8 +472,16 @@ impl Worker<'_> {
                     }
                     self.pv_len[ply] = cl + 1;
                     if score >= beta {
-                        if quiet {
-                            self.update_quiet(pos, m, ply, depth, &tried_quiets[..nq]);
+                        if quiet || capture {
+                            self.update_stats(
+                                pos,
+                                m,
+                                quiet,
+                                ply,
+                                depth,
+                                &tried_quiets[..nq],
+                                &tried_captures[..nc],
+                            );
                         }
                         break;
                     }

@@ -22,7 +22,9 @@ pub use root::search;
 pub use score::{uci_score, MATE, MATE_BOUND, MAX_PLY};
 
 use crate::rules::moves::Move;
+use history::Histories;
 use std::sync::atomic::{AtomicBool, AtomicU64};
+use std::sync::Mutex;
 use tt::{Bound, Tt};
 
 /// State shared by all search threads and the protocol.
@@ -32,6 +34,9 @@ pub struct Shared {
     /// True while pondering: time limits wait for `ponderhit`.
     pub pondering: AtomicBool,
     pub(crate) nodes: AtomicU64,
+    /// History tables kept between searches (one per thread that used them), so each
+    /// move's search starts from what the game's earlier searches learnt.
+    pub(crate) histories: Mutex<Vec<Box<Histories>>>,
 }
 
 impl Shared {
@@ -42,6 +47,15 @@ impl Shared {
             stop: AtomicBool::new(false),
             pondering: AtomicBool::new(false),
             nodes: AtomicU64::new(0),
+            histories: Mutex::new(Vec::new()),
+        }
+    }
+
+    /// Forgets everything learnt: the table and the history tables (a new game).
+    pub fn clear(&self) {
+        self.tt.clear();
+        if let Ok(mut h) = self.histories.lock() {
+            h.clear();
         }
     }
 }

@@ -1,7 +1,8 @@
 //! Move ordering: what a move captures, its ordering score, and the selection of the
 //! next best move.
 
-use super::see::see_ge;
+use super::history::moved_piece;
+use super::see::{see_ge, value as see_value};
 use super::worker::Worker;
 use crate::rules::moves::*;
 use crate::rules::piece::*;
@@ -81,7 +82,6 @@ impl Worker<'_> {
         ply: usize,
         see_captures: bool,
     ) {
-        let us = pos.side().idx();
         let (pp, psq) = if ply > 0 {
             self.prev[ply - 1]
         } else {
@@ -96,20 +96,22 @@ impl Worker<'_> {
             scores[i] = if m == tt_move {
                 10_000_000
             } else if let Some(victim) = captured_kind(pos, m) {
-                let attacker = if m.move_type() == MoveType::Drop {
-                    Kind::Pawn
-                } else {
-                    pos.piece_at(m.from()).kind()
-                };
-                let sentry_loss = (m.move_type() == MoveType::SentryEdge) as i32 * 3;
                 // Captures that lose material come after the quiet moves.
                 let base = if see_captures && !see_ge(pos, m, 0) {
                     -1_000_000
                 } else {
                     1_000_000
                 };
-                base + 100 * ordering_value(victim) - ordering_value(attacker) - 10 * sentry_loss
-                    + m.kind().map_or(0, |k| 10 * ordering_value(k))
+                // Most valuable victim first, least valuable attacker first among equals.
+                let attacker = moved_piece(pos, m);
+                let lva = if attacker.is_none() {
+                    0
+                } else {
+                    see_value(attacker.kind()).min(1000) / 8
+                };
+                base + 16 * see_value(victim) - lva
+                    + self.capture_score(pos, m, victim) / 8
+                    + m.kind().map_or(0, |k| 16 * see_value(k))
             } else if let Some(k) = m.kind().filter(|_| m.move_type() == MoveType::Promotion) {
                 900_000 + ordering_value(k)
             } else if m == self.killers[ply][0] {
@@ -119,8 +121,7 @@ impl Worker<'_> {
             } else if m == counter {
                 600_000
             } else {
-                let (f, t) = hist_idx(m);
-                self.history[us][f][t]
+                self.quiet_score(pos, m, ply)
             };
         }
     }

@@ -1,5 +1,6 @@
 //! A search thread's state: move buffers per ply, heuristics, the PV, the stop checks.
 
+use super::history::{Histories, NO_CONT};
 use super::limits::{Feature, Limits};
 use super::score::MAX_PLY;
 use super::Shared;
@@ -27,7 +28,9 @@ pub(crate) struct Worker<'a> {
     pub(crate) nodes: u64,
     pub(crate) seldepth: usize,
     pub(crate) keys: Vec<u64>,
-    pub(crate) history: Box<[[[i32; 64]; 65]; 2]>,
+    pub(crate) hist: Box<Histories>,
+    /// Continuation block of the move made at each ply.
+    pub(crate) cont_block: [usize; MAX_PLY + 2],
     pub(crate) killers: [[Move; 2]; MAX_PLY + 2],
     pub(crate) counters: Box<[[Move; 64]; 2 * NKINDS]>,
     pub(crate) prev: [(Piece, Square); MAX_PLY + 2],
@@ -68,7 +71,13 @@ impl<'a> Worker<'a> {
             nodes: 0,
             seldepth: 0,
             keys: history_keys.to_vec(),
-            history: Box::new([[[0; 64]; 65]; 2]),
+            hist: shared
+                .histories
+                .lock()
+                .ok()
+                .and_then(|mut h| h.pop())
+                .unwrap_or_else(|| Box::new(Histories::new())),
+            cont_block: [NO_CONT; MAX_PLY + 2],
             killers: [[Move::NONE; 2]; MAX_PLY + 2],
             counters: Box::new([[Move::NONE; 64]; 2 * NKINDS]),
             prev: [(NO_PIECE, 0); MAX_PLY + 2],
@@ -143,5 +152,15 @@ impl<'a> Worker<'a> {
                 scores: [0; MAX_MOVES],
             })
         })
+    }
+}
+
+impl Drop for Worker<'_> {
+    /// Gives the history tables back for the next search.
+    fn drop(&mut self) {
+        let hist = std::mem::replace(&mut self.hist, Box::new(Histories::empty()));
+        if let Ok(mut h) = self.shared.histories.lock() {
+            h.push(hist);
+        }
     }
 }
