@@ -73,3 +73,26 @@ fn garbage_bytes_do_not_hurt() {
     s.send("quit");
     s.finish().unwrap();
 }
+
+/// `go movetime N` is a promise from the GUI: the engine spends it (less `Move
+/// Overhead`) rather than answering early. Before issue 15 lancer answered at ~0.58·N.
+#[test]
+fn movetime_is_spent_whole() {
+    let mut s = Session::start(&["uci"]);
+    let best = Regex::new(r"^bestmove (\S+)").unwrap();
+    s.send("uci");
+    s.expect(&Regex::new("^uciok$").unwrap(), Duration::from_secs(10))
+        .unwrap();
+    s.send("setoption name Move Overhead value 10");
+    s.send("position startpos");
+    s.send("isready");
+    s.expect(&Regex::new("^readyok$").unwrap(), Duration::from_secs(10))
+        .unwrap();
+    let t = std::time::Instant::now();
+    s.send("go movetime 1000");
+    s.expect(&best, Duration::from_secs(20)).unwrap();
+    let ms = t.elapsed().as_millis();
+    s.send("quit");
+    s.finish().unwrap();
+    assert!(ms >= 900, "go movetime 1000 answered after {ms} ms");
+}
