@@ -6,10 +6,11 @@ pub mod engine;
 pub mod pgn;
 pub mod stats;
 
-use crate::protocol::xboard::{parse_xboard_move, xboard_fen, xboard_move, xboard_move_full};
+use crate::rules::notation::xboard::{parse_xboard_move, xboard_move, xboard_move_full};
 use crate::rules::notation::{move_text, parse_move, parse_san};
 use crate::rules::setups::{setup_count, setup_fen};
 use crate::rules::variant::{Start, Variant};
+use crate::rules::xboard_fen::xboard_fen;
 use crate::rules::{Color, Game, Move, Position, Reason, Variants};
 use engine::{Clock, EngineConfig, EngineError, EngineProcess, Proto};
 use rand::seq::SliceRandom;
