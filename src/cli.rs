@@ -2,7 +2,7 @@
 //! search and the protocols).
 
 use crate::rules::notation::{move_text, parse_any};
-use crate::rules::setups::{setup_count, setup_fen};
+use crate::rules::setups::setup_count;
 use crate::rules::variant::{Start, Variant};
 use crate::rules::{perft, Position, Variants};
 use clap::{Args, Parser, Subcommand};
@@ -181,12 +181,7 @@ pub fn load_variants(file: Option<&str>) -> Result<Variants, String> {
 
 /// The setup number a seeded game of a random variant starts from.
 pub fn seeded_setup(v: &Variant, seed: u64) -> Option<usize> {
-    match &v.start {
-        Start::Random(r) => {
-            Some(rand::rngs::StdRng::seed_from_u64(seed).gen_range(0..setup_count(*r)))
-        }
-        Start::Fen(_) => None,
-    }
+    v.random_setup(&mut rand::rngs::StdRng::seed_from_u64(seed))
 }
 
 /// The start position of `v` (a seeded random setup when `seed` is given).
@@ -194,7 +189,7 @@ pub fn start_position(v: &'static Variant, seed: Option<u64>) -> Result<Position
     let fen = match (&v.start, seed) {
         (Start::Random(r), Some(s)) => {
             let n = seeded_setup(v, s).unwrap_or(0);
-            setup_fen(v, *r, n)?
+            v.setup_fen(*r, n)?
         }
         _ => v.default_start_fen(),
     };
@@ -284,10 +279,10 @@ fn run_variants(vs: &Variants, a: VariantsArgs) -> Result<(), String> {
         (None, None) => None,
     };
     match pick {
-        Some(n) => println!("{n} {}", setup_fen(v, r, n)?),
+        Some(n) => println!("{n} {}", v.setup_fen(r, n)?),
         None => {
             for n in 0..setup_count(r) {
-                println!("{n} {}", setup_fen(v, r, n)?);
+                println!("{n} {}", v.setup_fen(r, n)?);
             }
         }
     }

@@ -9,7 +9,7 @@ use crate::rules::perft;
 use crate::rules::Position;
 use crate::search::eval::breakdown;
 use crate::search::tt::Bound;
-use crate::search::{uci_score, Info, Limits, SearchResult, MATE, MATE_BOUND};
+use crate::search::{uci_score, Info, Limits, Score, SearchResult};
 use std::io::Write;
 use vampirc_uci::{Serializable, UciInfoAttribute, UciMessage, UciOptionConfig};
 
@@ -220,16 +220,11 @@ fn cmd_position(engine: &mut Engine, args: &str) {
 }
 
 fn info_line(pos: &Position, i: &Info) -> String {
-    let (cp, mate) = if i.score.abs() >= MATE_BOUND {
-        let m = if i.score > 0 {
-            (MATE - i.score + 1) / 2
-        } else {
-            -(MATE + i.score) / 2
-        };
-        (None, Some(m.clamp(-127, 127) as i8))
-    } else {
-        (Some(i.score), None)
-    };
+    let score = Score(i.score);
+    let (cp, mate) = (
+        score.centipawns(),
+        score.mate_moves().map(|m| m.clamp(-127, 127) as i8),
+    );
     let msg = UciMessage::Info(vec![
         UciInfoAttribute::Depth(i.depth.clamp(0, 255) as u8),
         UciInfoAttribute::SelDepth(i.seldepth.clamp(0, 255) as u8),

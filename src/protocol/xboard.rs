@@ -22,8 +22,8 @@ use crate::rules::notation::xboard::{
 };
 use crate::rules::variant::Start;
 use crate::rules::xboard_fen::{efen_from_xboard, xboard_fen};
-use crate::rules::{Color, Game, Kind, Move, MoveList, MoveType, Outcome, Position, Reason};
-use crate::search::{Info, Limits, SearchResult, MATE, MATE_BOUND};
+use crate::rules::{Color, Game, Kind, Move, MoveList, MoveType, Outcome, Position};
+use crate::search::{Info, Limits, Score, SearchResult};
 use std::io::Write;
 use std::sync::mpsc::{channel, Sender};
 
@@ -69,7 +69,7 @@ fn with_start_castling(v: &'static crate::rules::Variant, p: Position) -> Positi
     };
     match &v.start {
         Start::Random(r) => (0..crate::rules::setups::setup_count(*r))
-            .filter_map(|n| crate::rules::setups::setup_fen(v, *r, n).ok())
+            .filter_map(|n| v.setup_fen(*r, n).ok())
             .filter(|f| board_field(f).len() == board.len())
             .filter_map(|f| Position::from_efen(v, &f).ok())
             .find_map(better)
@@ -84,78 +84,28 @@ fn with_start_castling(v: &'static crate::rules::Variant, p: Position) -> Positi
 // ---------------------------------------------------------------------------
 // Variant presentation
 
-/// The `setup` table and parent, and the `piece` lines, of a variant by rules name.
-fn setup_table(name: &str) -> Option<(&'static str, &'static str, &'static [&'static str])> {
-    const LANCERS: [&str; 8] = [
-        "piece C& x",
-        "piece D& x",
-        "piece E& x",
-        "piece F& x",
-        "piece G& x",
-        "piece H& x",
-        "piece M& x",
-        "piece O& x",
-    ];
-    const FULLCAVALRY: [&str; 9] = [
-        "piece K& KO2",
-        LANCERS[0],
-        LANCERS[1],
-        LANCERS[2],
-        LANCERS[3],
-        LANCERS[4],
-        LANCERS[5],
-        LANCERS[6],
-        LANCERS[7],
-    ];
-    const EIGHTPIECE: [&str; 11] = [
-        "piece K& KO2",
-        LANCERS[0],
-        LANCERS[1],
-        LANCERS[2],
-        LANCERS[3],
-        LANCERS[4],
-        LANCERS[5],
-        LANCERS[6],
-        LANCERS[7],
-        "piece J& x",
-        "piece S& x",
-    ];
-    match name {
-        "fullcavalry" => Some(("PNB.QCDEFGHMOKpnb.qcdefghmok", "fairy", &FULLCAVALRY)),
-        "eightpiece" | "eightpiecerandom" => Some((
-            "PNBRQCDEFGHMO.........S..JKpnbrqcdefghmo.........s..jk",
-            "lion",
-            &EIGHTPIECE,
-        )),
-        "royalstandard" => Some((
-            "..BR...................................S....WK..br...................................s....wk",
-            "fairy",
-            &["piece S& x", "piece W& x"],
-        )),
-        "lighthouse" => Some((
-            "PNBRQ..........~Kpnbrq..........~k",
-            "crazyhouse",
-            &["piece B& BfW"],
-        )),
-        _ => None,
-    }
+/// The `setup` and `piece` lines that present `v` to XBoard, starting from `start`
+/// (none for a variant XBoard knows: no `xboardSetup` in variants.ini).
+pub fn setup_lines(v: &crate::rules::Variant, start: &Position) -> Vec<String> {
+    let Some(table) = &v.xboard_setup else {
+        return Vec::new();
+    };
+    let holdings = if v.drops { 4 } else { 0 };
+    let mut lines = vec![format!(
+        "setup ({table}) {}x{}+{holdings}_{} {}",
+        v.width,
+        v.height,
+        v.xboard_parent,
+        xboard_fen(start)
+    )];
+    lines.extend(v.xboard_pieces.iter().map(|p| format!("piece {p}")));
+    lines
 }
 
-/// Sends `setup` and `piece` lines for the engine's variant (none for chess and
-/// fischerandom, which XBoard knows).
+/// Sends `setup` and `piece` lines for the engine's variant.
 fn send_setup(engine: &Engine) {
-    let v = engine.variant;
-    if let Some((table, parent, pieces)) = setup_table(&v.name) {
-        let holdings = if v.drops { 4 } else { 0 };
-        out(&format!(
-            "setup ({table}) {}x{}+{holdings}_{parent} {}",
-            v.width,
-            v.height,
-            xboard_fen(engine.game.start())
-        ));
-        for p in pieces {
-            out(p);
-        }
+    for l in setup_lines(engine.variant, engine.game.start()) {
+        out(&l);
     }
 }
 
@@ -210,28 +160,7 @@ pub struct Session {
 }
 
 fn claim(o: &Outcome, v: &crate::rules::Variant) -> String {
-    let reason = match o.reason {
-        Reason::Checkmate => format!("{} mates", o.winner.unwrap_or(Color::White).name()),
-        Reason::KingCaptured => format!(
-            "{} captures the king",
-            o.winner.unwrap_or(Color::White).name()
-        ),
-        Reason::Stalemate => "Stalemate".into(),
-        Reason::Repetition => "Draw by repetition".into(),
-        Reason::NMoveRule => format!("{}-move rule", v.n_move_rule / 2),
-        Reason::InsufficientMaterial => "Insufficient material".into(),
-    };
-    format!("{} {{{reason}}}", o.score())
-}
-
-fn xb_score(score: i32) -> i32 {
-    if score >= MATE_BOUND {
-        100000 + (MATE - score + 1) / 2
-    } else if score <= -MATE_BOUND {
-        -100000 - (MATE + score) / 2
-    } else {
-        score
-    }
+    format!("{} {{{}}}", o.score(), o.describe(v))
 }
 
 fn thinking_line(pos: &Position, i: &Info, full: bool) -> String {
@@ -248,7 +177,7 @@ fn thinking_line(pos: &Position, i: &Info, full: bool) -> String {
     format!(
         "{} {} {} {} {}",
         i.depth,
-        xb_score(i.score),
+        Score(i.score).xboard(),
         i.time_ms / 10,
         i.nodes,
         pv.join(" ")
@@ -506,16 +435,14 @@ impl Session {
         if let Err(e) = self.engine.set_variant(&vname) {
             return error(&e, line);
         }
-        // Random setups: a fresh one per game (XBoard shuffles fischerandom itself
-        // and sends it with setboard).
+        // Random setups: a fresh one per game (unless XBoard shuffles them itself and
+        // sends them with setboard, as for fischerandom).
         let v = self.engine.variant;
-        if let Start::Random(r) = &v.start {
-            if v.name != "fischerandom" {
+        if let Start::Random(_) = &v.start {
+            if !v.xboard_shuffles {
                 let again = self.unplayed_setup.filter(|p| p.variant().name == v.name);
                 let drawn = again.or_else(|| {
-                    use rand::Rng;
-                    let n = rand::thread_rng().gen_range(0..crate::rules::setups::setup_count(*r));
-                    let f = crate::rules::setups::setup_fen(v, *r, n).ok()?;
+                    let f = v.random_start(&mut rand::thread_rng()).ok()?;
                     Position::from_efen(v, &f).ok()
                 });
                 if let Some(p) = drawn {

@@ -8,13 +8,12 @@ pub mod stats;
 
 use crate::rules::notation::xboard::{parse_xboard_move, xboard_move, xboard_move_full};
 use crate::rules::notation::{move_text, parse_move, parse_san};
-use crate::rules::setups::{setup_count, setup_fen};
 use crate::rules::variant::{Start, Variant};
 use crate::rules::xboard_fen::xboard_fen;
-use crate::rules::{Color, Game, Move, Position, Reason, Variants};
+use crate::rules::{Color, Game, Move, Position, Variants};
 use engine::{Clock, EngineConfig, EngineError, EngineProcess, Proto};
 use rand::seq::SliceRandom;
-use rand::{Rng, SeedableRng};
+use rand::SeedableRng;
 use stats::{PlayerStats, Sprt};
 use std::collections::HashMap;
 use std::io::Write;
@@ -570,22 +569,6 @@ pub struct GameResult {
     pub start_failed: bool,
 }
 
-fn side_name(c: Color) -> &'static str {
-    c.name()
-}
-
-fn reason_text(o: &crate::rules::Outcome, v: &Variant) -> String {
-    match (o.reason, o.winner) {
-        (Reason::Checkmate, Some(c)) => format!("{} mates", side_name(c)),
-        (Reason::KingCaptured, Some(c)) => format!("{} captures the king", side_name(c)),
-        (Reason::Stalemate, _) => "Draw by stalemate".into(),
-        (Reason::Repetition, _) => "Draw by 3-fold repetition".into(),
-        (Reason::NMoveRule, _) => format!("Draw by {}-move rule", v.n_move_rule / 2),
-        (Reason::InsufficientMaterial, _) => "Draw by insufficient mating material".into(),
-        _ => "game over".into(),
-    }
-}
-
 /// Plays one game between `white` and `black` from `start` (EFEN) with `pre` moves.
 #[allow(clippy::too_many_arguments)]
 pub fn play_game(
@@ -642,7 +625,7 @@ pub fn play_game(
                 let c = Color::from_idx(i);
                 outcome = Some((
                     if c == Color::White { "0-1" } else { "1-0" },
-                    format!("{} fails to start: {err}", side_name(c)),
+                    format!("{} fails to start: {err}", c.name()),
                     "abandoned",
                     Some(err),
                 ));
@@ -657,7 +640,7 @@ pub fn play_game(
     let mut draw_count = 0u32;
     while outcome.is_none() {
         if let Some(o) = game.outcome() {
-            outcome = Some((o.score(), reason_text(&o, v), "normal", None));
+            outcome = Some((o.score(), o.describe(v).to_string(), "normal", None));
             break;
         }
         if let Some(mm) = cfg.maxmoves {
@@ -698,7 +681,7 @@ pub fn play_game(
             Err(EngineError::Timeout) => {
                 outcome = Some((
                     loss,
-                    format!("{} loses on time", side_name(side)),
+                    format!("{} loses on time", side.name()),
                     "time forfeit",
                     Some("hang/time".into()),
                 ));
@@ -707,7 +690,7 @@ pub fn play_game(
             Err(EngineError::Disconnected) => {
                 outcome = Some((
                     loss,
-                    format!("{}'s connection stalls", side_name(side)),
+                    format!("{}'s connection stalls", side.name()),
                     "abandoned",
                     Some("crash".into()),
                 ));
@@ -716,7 +699,7 @@ pub fn play_game(
             Err(EngineError::Protocol(p)) => {
                 outcome = Some((
                     loss,
-                    format!("{} makes a protocol error: {p}", side_name(side)),
+                    format!("{} makes a protocol error: {p}", side.name()),
                     "abandoned",
                     Some(p),
                 ));
@@ -732,7 +715,7 @@ pub fn play_game(
         if em.elapsed_ms > limit {
             outcome = Some((
                 loss,
-                format!("{} loses on time", side_name(side)),
+                format!("{} loses on time", side.name()),
                 "time forfeit",
                 Some("time".into()),
             ));
@@ -757,7 +740,7 @@ pub fn play_game(
             Err(_) => {
                 outcome = Some((
                     loss,
-                    format!("{} makes an illegal move: {}", side_name(side), em.text),
+                    format!("{} makes an illegal move: {}", side.name(), em.text),
                     "illegal move",
                     Some(format!("illegal move {}", em.text)),
                 ));
@@ -819,7 +802,7 @@ pub fn play_game(
                         && resign_count[si] >= count
                         && (!two_sided || win_count[1 - si] >= count)
                     {
-                        let winner = side_name(side.flip());
+                        let winner = side.flip().name();
                         outcome = Some((
                             loss,
                             format!("{winner} wins by adjudication"),
@@ -979,7 +962,6 @@ struct Schedule {
     repeat: bool,
     openings: Option<Vec<(String, Vec<Move>)>>,
     opening_idx: usize,
-    random: Option<crate::rules::variant::RandomSetup>,
     rng: rand::rngs::StdRng,
     round: u32,
     pair: usize,
@@ -996,17 +978,13 @@ impl Schedule {
         let (a, b) = self.pairs[self.pair];
         let g = self.game;
         if !self.repeat || g.is_multiple_of(2) || self.current.is_none() {
-            self.current = Some(match (&self.openings, self.random) {
-                (Some(list), _) => {
+            self.current = Some(match &self.openings {
+                Some(list) => {
                     let o = list[self.opening_idx % list.len()].clone();
                     self.opening_idx += 1;
                     o
                 }
-                (None, Some(r)) => (
-                    setup_fen(self.variant, r, self.rng.gen_range(0..setup_count(r)))?,
-                    Vec::new(),
-                ),
-                (None, None) => (self.variant.default_start_fen(), Vec::new()),
+                None => (self.variant.random_start(&mut self.rng)?, Vec::new()),
             });
         }
         let (fen, moves) = self.current.clone().unwrap_or_default();
@@ -1160,10 +1138,7 @@ pub fn run(cfg: MatchConfig, variants: &Variants) -> Result<MatchReport, String>
         None => None,
     };
     // Random-setup variants: each game pair shares one drawn setup.
-    let random = match v.start {
-        Start::Random(r) => Some(r),
-        Start::Fen(_) => None,
-    };
+    let random = matches!(v.start, Start::Random(_));
     let n = cfg.engines.len();
     let pairs: Vec<(usize, usize)> = match cfg.tournament {
         Tournament::RoundRobin => (0..n)
@@ -1179,10 +1154,9 @@ pub fn run(cfg: MatchConfig, variants: &Variants) -> Result<MatchReport, String>
         pairs,
         rounds: cfg.rounds,
         games: cfg.games,
-        repeat: cfg.repeat || random.is_some(),
+        repeat: cfg.repeat || random,
         openings,
         opening_idx: 0,
-        random,
         rng,
         round: 1,
         pair: 0,
