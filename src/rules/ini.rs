@@ -77,6 +77,7 @@ const KEYS: &[&str] = &[
     "xboardPieces",
     "xboardShuffles",
     "smallBoardValues",
+    "chess960Variant",
 ];
 
 fn parse_sections(text: &str, file: &str) -> Result<Vec<Section>, IniError> {
@@ -188,6 +189,7 @@ fn build_variant(
         xboard_pieces: Vec::new(),
         xboard_shuffles: false,
         small_board_values: false,
+        chess960_variant: None,
         width: 8,
         height: 8,
         mask: 0,
@@ -372,6 +374,9 @@ fn build_variant(
     }
     if let Some(e) = keys.get("xboardSetup") {
         v.xboard_setup = Some(e.value.clone()).filter(|t| !t.is_empty() && t != "none");
+    }
+    if let Some(e) = keys.get("chess960Variant") {
+        v.chess960_variant = Some(e.value.clone()).filter(|n| !n.is_empty());
     }
     if let Some(e) = keys.get("xboardParent") {
         if e.value.is_empty() || e.value.contains(char::is_whitespace) {

@@ -53,6 +53,8 @@ pub struct Variant {
     pub xboard_shuffles: bool,
     /// The piece values of a small board (long-range pieces are worth less).
     pub small_board_values: bool,
+    /// The variant played instead under UCI_Chess960 (chess: fischerandom).
+    pub chess960_variant: Option<String>,
     /// Board width (files).
     pub width: u8,
     /// Board height (ranks).

@@ -49,28 +49,26 @@ impl Session {
             // `option NAME=VALUE` (match tools send it unasked): Hash and Threads are
             // applied; others are ignored without an Error line, which a referee would
             // read as a protocol failure.
+            // `option NAME=VALUE` (match tools send it unasked): an option of the
+            // engine's table is set (Hash and Threads too, which XBoard itself sets
+            // with `memory` and `cores`); unknown names are ignored.
             "option" => {
-                if let Some((k, v)) = rest.split_once('=') {
-                    if k.trim().eq_ignore_ascii_case(FULL_TEXT_OPTION) {
-                        self.full_text = v.trim() == "1";
-                    }
-                    if let Ok(n) = v.trim().parse::<usize>() {
-                        match k.trim().to_ascii_lowercase().as_str() {
-                            "hash" => {
-                                if let Err(e) = self.engine.set_hash(n.clamp(1, MAX_HASH)) {
-                                    error(&e, line);
-                                }
-                            }
-                            "threads" => self.engine.threads = n.clamp(1, MAX_THREADS),
-                            _ => {}
-                        }
+                let (k, v) = match rest.split_once('=') {
+                    Some((k, v)) => (k.trim(), Some(v.trim())),
+                    None => (rest.trim(), None),
+                };
+                if k.eq_ignore_ascii_case(FULL_TEXT_OPTION) {
+                    self.full_text = v == Some("1");
+                } else if crate::engine::options::find(k).is_some_and(|o| o.xboard_settable()) {
+                    if let Err(e) = self.engine.set_option(k, v) {
+                        error(&e, line);
                     }
                 }
             }
             "protover" => {
                 let names: Vec<String> = self
                     .engine
-                    .variants
+                    .variants()
                     .all()
                     .iter()
                     .map(|v| v.xboard_name.clone())
@@ -80,6 +78,11 @@ impl Session {
                     env!("CARGO_PKG_VERSION"),
                     names.join(",")
                 ));
+                for o in crate::engine::options::OPTIONS {
+                    if let Some(f) = o.xboard_feature() {
+                        out(&format!("feature option=\"{f}\""));
+                    }
+                }
                 out(&format!(
                     "feature option=\"{FULL_TEXT_OPTION} -check 0\" done=1"
                 ));
@@ -91,12 +94,12 @@ impl Session {
                 self.engine_side = None;
             }
             "go" => {
-                self.engine_side = Some(self.engine.game.position().side());
+                self.engine_side = Some(self.engine.position().side());
                 self.think();
             }
             "playother" => {
                 self.cancel();
-                self.engine_side = Some(self.engine.game.position().side().flip());
+                self.engine_side = Some(self.engine.position().side().flip());
             }
             "white" | "black" => {
                 self.cancel();
@@ -172,7 +175,7 @@ impl Session {
             }
             "undo" | "remove" => {
                 let n = if cmd == "undo" { 1 } else { 2 };
-                if self.engine.game.moves().len() < n {
+                if self.engine.game().moves().len() < n {
                     return {
                         error("no move to take back", line);
                         true
@@ -180,7 +183,7 @@ impl Session {
                 }
                 self.cancel();
                 for _ in 0..n {
-                    self.engine.game.undo();
+                    self.engine.undo();
                 }
                 self.over = false;
                 if self.analyzing {
@@ -198,7 +201,7 @@ impl Session {
                 _ => error("expected megabytes", line),
             },
             "cores" => match num(rest) {
-                Some(n) if n > 0 => self.engine.threads = (n as usize).min(MAX_THREADS),
+                Some(n) if n > 0 => self.engine.set_threads((n as usize).min(MAX_THREADS)),
                 _ => error("expected a number of cores", line),
             },
             "setboard" => self.setboard(line, rest),
@@ -219,7 +222,7 @@ impl Session {
             }
             _ => {
                 // A bare move (XBoard without usermove=1).
-                let pos = *self.engine.game.position();
+                let pos = *self.engine.position();
                 if rest.is_empty() && parse_xboard_move(&pos, cmd).is_ok() {
                     self.usermove(cmd);
                 } else {
@@ -234,7 +237,7 @@ impl Session {
         self.cancel();
         self.analyzing = false;
         let _ = self.engine.set_variant("chess");
-        self.engine.chess960 = false;
+        self.engine.set_chess960(false);
         self.engine.clear_hash();
         self.engine_side = Some(Color::Black);
         self.over = false;
@@ -247,7 +250,7 @@ impl Session {
 
     pub(super) fn usermove(&mut self, tok: &str) {
         if let Some(p) = self.pondering {
-            let mut g = self.engine.game.clone();
+            let mut g = self.engine.game().clone();
             g.undo();
             if parse_xboard_move(g.position(), tok) == Ok(p) {
                 // Ponder hit: the search goes on as the real one.
@@ -257,7 +260,7 @@ impl Session {
             }
             self.unponder();
         }
-        let pos = *self.engine.game.position();
+        let pos = *self.engine.position();
         if self.over && !self.analyzing {
             return out(&format!("Illegal move (game is over): {tok}"));
         }
@@ -266,7 +269,7 @@ impl Session {
             Err(e) => return out(&format!("Illegal move ({e}): {tok}")),
         };
         self.cancel();
-        self.engine.game.play(m);
+        self.engine.play(m);
         self.unplayed_setup = None;
         if self.analyzing {
             self.analyze();

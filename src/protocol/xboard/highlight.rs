@@ -6,7 +6,7 @@ use super::*;
 impl Session {
     /// Colour-FEN of the board with `mark` letters on some squares.
     pub(super) fn colour_fen(&self, marks: &[(u8, char)]) -> String {
-        let v = self.engine.variant;
+        let v = self.engine.variant();
         let mut ranks = Vec::new();
         for r in (0..v.height).rev() {
             let mut s = String::new();
@@ -33,7 +33,7 @@ impl Session {
     }
 
     pub(super) fn lift(&mut self, line: &str, sq: &str) {
-        let pos = *self.engine.game.position();
+        let pos = *self.engine.position();
         let mut list = MoveList::new();
         pos.legal_moves(&mut list);
         // A piece lifted from the holdings (`lift P@`): its drop squares.
@@ -121,7 +121,7 @@ impl Session {
         let Some(from) = self.lifted else {
             return error("no piece lifted", line);
         };
-        let pos = *self.engine.game.position();
+        let pos = *self.engine.position();
         let mut list = MoveList::new();
         pos.legal_moves(&mut list);
         let mut letters = String::new();

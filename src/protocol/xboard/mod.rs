@@ -23,7 +23,7 @@ use crate::rules::notation::xboard::{
 };
 use crate::rules::variant::Start;
 use crate::rules::xboard_fen::{efen_from_xboard, xboard_fen};
-use crate::rules::{Color, Game, Kind, Move, MoveList, MoveType, Outcome, Position};
+use crate::rules::{Color, Kind, Move, MoveList, MoveType, Outcome, Position};
 use crate::search::{Info, Limits, Score, SearchResult};
 use std::io::Write;
 use std::sync::mpsc::{channel, Sender};
@@ -179,7 +179,7 @@ impl Session {
 
     fn limits(&self) -> Limits {
         let mut l = Limits::default();
-        let pos = self.engine.game.position();
+        let pos = self.engine.position();
         let us = pos.side();
         l.depth = self.sd;
         if let Some(st) = self.st_ms {
@@ -212,7 +212,7 @@ impl Session {
         }
         let mut list = MoveList::new();
         pos.legal_moves(&mut list);
-        let ghosts = hidden_bearers(&self.engine.game);
+        let ghosts = hidden_bearers(self.engine.game());
         let rest: Vec<Move> = xboard_writable(pos)
             .into_iter()
             .filter(|m| m.is_pass() || !ghosts.contains(&m.from()))
@@ -225,12 +225,12 @@ impl Session {
 
     /// Starts thinking on the engine's move (if the game is on and it is its turn).
     fn think(&mut self) {
-        if self.over || self.engine_side != Some(self.engine.game.position().side()) {
+        if self.over || self.engine_side != Some(self.engine.position().side()) {
             return;
         }
-        if let Some(o) = self.engine.game.outcome() {
+        if let Some(o) = self.engine.game().outcome() {
             self.over = true;
-            out(&claim(&o, self.engine.variant));
+            out(&claim(&o, self.engine.variant()));
             return;
         }
         self.cancel();
@@ -245,7 +245,7 @@ impl Session {
         let tx = self.tx.clone();
         let post = self.post;
         let full = self.full_text;
-        self.engine.go(
+        let started = self.engine.go(
             l,
             Box::new(move |pos, i| {
                 if post {
@@ -256,11 +256,15 @@ impl Session {
                 let _ = tx.send(Event::Done(gen, r));
             }),
         );
+        if let Err(e) = started {
+            self.thinking = false;
+            error(&e, "go");
+        }
     }
 
     fn analyze(&mut self) {
         self.cancel();
-        if self.engine.game.outcome().is_some() {
+        if self.engine.game().outcome().is_some() {
             return;
         }
         let l = Limits {
@@ -268,18 +272,20 @@ impl Session {
             ..Limits::default()
         };
         let full = self.full_text;
-        self.engine.go(
+        if let Err(e) = self.engine.go(
             l,
             Box::new(move |pos, i| out(&thinking_line(pos, i, full))),
             Box::new(|_, _| {}),
-        );
+        ) {
+            error(&e, "analyze");
+        }
     }
 
     /// After any move: claims the result if the game ended.
     fn check_end(&mut self) -> bool {
-        if let Some(o) = self.engine.game.outcome() {
+        if let Some(o) = self.engine.game().outcome() {
             self.over = true;
-            out(&claim(&o, self.engine.variant));
+            out(&claim(&o, self.engine.variant()));
             true
         } else {
             false
@@ -291,7 +297,7 @@ impl Session {
             return;
         }
         self.thinking = false;
-        let pos = *self.engine.game.position();
+        let pos = *self.engine.position();
         match r.best {
             Some(m) => {
                 let text = if self.full_text {
@@ -300,7 +306,7 @@ impl Session {
                     xboard_move(&pos, m)
                 };
                 out(&format!("move {text}"));
-                self.engine.game.play(m);
+                self.engine.play(m);
                 self.unplayed_setup = None;
                 if !self.check_end() {
                     if let Some(p) = r.ponder {
@@ -320,13 +326,13 @@ impl Session {
             return;
         }
         let mut list = MoveList::new();
-        self.engine.game.position().legal_moves(&mut list);
+        self.engine.position().legal_moves(&mut list);
         if !list.contains(p) {
             return;
         }
-        self.engine.game.play(p);
-        if self.engine.game.outcome().is_some() {
-            self.engine.game.undo();
+        self.engine.play(p);
+        if self.engine.game().outcome().is_some() {
+            self.engine.undo();
             return;
         }
         let mut l = self.limits();
@@ -341,7 +347,7 @@ impl Session {
     fn unponder(&mut self) {
         if self.pondering.take().is_some() {
             self.cancel();
-            self.engine.game.undo();
+            self.engine.undo();
         }
     }
 
@@ -420,7 +426,7 @@ mod tests {
         let (tx, _rx) = channel();
         let mut s = Session::new(Engine::new(), tx);
         s.engine.set_variant("royalstandard").unwrap();
-        s.engine.game = Game::new(pos);
+        s.engine.set_start(pos);
         let l = s.limits();
         assert!(!l.searchmoves.is_empty());
         for &m in &displacing {
@@ -463,7 +469,7 @@ mod tests {
         let mut s = Session::new(Engine::new(), tx);
         s.handle("variant fullcavalry");
         s.handle("setboard 4k3/8/8/8/8/8/8/4K2L(w) w K - 0 1");
-        let pos = *s.engine.game.position();
+        let pos = *s.engine.position();
         let mut list = MoveList::new();
         pos.legal_moves(&mut list);
         let castles: Vec<Move> = list
@@ -498,7 +504,7 @@ mod tests {
         // The start position: the a2 bishop may capture its own b1 bearer and put
         // it on a2 or c2; over XBoard both are the plain `a2b1`.
         s.handle("force");
-        let pos = *s.engine.game.position();
+        let pos = *s.engine.position();
         let mut list = MoveList::new();
         pos.legal_moves(&mut list);
         let disp: Vec<Move> = list
@@ -521,8 +527,8 @@ mod tests {
         s.handle("usermove d2c2");
         s.handle("usermove c5c4");
         let ghost = allowed[0].aux();
-        assert_eq!(hidden_bearers(&s.engine.game), vec![ghost]);
-        let pos = *s.engine.game.position();
+        assert_eq!(hidden_bearers(s.engine.game()), vec![ghost]);
+        let pos = *s.engine.position();
         let mut list = MoveList::new();
         pos.legal_moves(&mut list);
         assert!(
@@ -557,35 +563,35 @@ mod tests {
         s.handle("usermove e2e4");
         next_done(&mut s);
         assert_eq!(
-            s.engine.game.moves().len(),
+            s.engine.game().moves().len(),
             3,
             "engine move + expected reply"
         );
         let p = s.pondering.expect("pondering");
         // Hit: the user plays the expected move; the search goes on as the real one.
-        let mut g = s.engine.game.clone();
+        let mut g = s.engine.game().clone();
         g.undo();
         let text = xboard_move(g.position(), p);
         s.handle(&format!("usermove {text}"));
         assert!(s.pondering.is_none());
         next_done(&mut s);
-        assert_eq!(s.engine.game.moves().len(), 5);
+        assert_eq!(s.engine.game().moves().len(), 5);
         // Miss: another move is played instead of the expected one.
         let p = s.pondering.expect("pondering again");
-        let mut g = s.engine.game.clone();
+        let mut g = s.engine.game().clone();
         g.undo();
         let mut list = MoveList::new();
         g.position().legal_moves(&mut list);
         let other = list.iter().copied().find(|&m| m != p).unwrap();
         let text = xboard_move(g.position(), other);
         s.handle(&format!("usermove {text}"));
-        assert_eq!(s.engine.game.moves()[4], other);
+        assert_eq!(s.engine.game().moves()[4], other);
         next_done(&mut s);
-        assert_eq!(s.engine.game.moves().len(), 7);
+        assert_eq!(s.engine.game().moves().len(), 7);
         // Commands that change the game end pondering and take the reply back.
         s.handle("force");
         assert!(s.pondering.is_none());
-        assert_eq!(s.engine.game.moves().len(), 6);
+        assert_eq!(s.engine.game().moves().len(), 6);
         s.handle("quit");
     }
 }

@@ -62,7 +62,7 @@ pub fn setup_lines(v: &crate::rules::Variant, start: &Position) -> Vec<String> {
 
 /// Sends `setup` and `piece` lines for the engine's variant.
 pub(super) fn send_setup(engine: &Engine) {
-    for l in setup_lines(engine.variant, engine.game.start()) {
+    for l in setup_lines(engine.variant(), engine.game().start()) {
         out(&l);
     }
 }
@@ -71,7 +71,7 @@ impl Session {
     pub(super) fn variant(&mut self, line: &str, name: &str) {
         let found = self
             .engine
-            .variants
+            .variants()
             .all()
             .iter()
             .find(|v| v.xboard_name.eq_ignore_ascii_case(name) || v.name.eq_ignore_ascii_case(name))
@@ -85,7 +85,7 @@ impl Session {
         }
         // Random setups: a fresh one per game (unless XBoard shuffles them itself and
         // sends them with setboard, as for fischerandom).
-        let v = self.engine.variant;
+        let v = self.engine.variant();
         if let Start::Random(_) = &v.start {
             if !v.xboard_shuffles {
                 let again = self.unplayed_setup.filter(|p| p.variant().name == v.name);
@@ -94,7 +94,7 @@ impl Session {
                     Position::from_efen(v, &f).ok()
                 });
                 if let Some(p) = drawn {
-                    self.engine.game = Game::new(p);
+                    self.engine.set_start(p);
                     self.unplayed_setup = Some(p);
                 }
             }
@@ -111,7 +111,7 @@ impl Session {
             Ok(p) => {
                 let p = with_start_castling(v, p);
                 self.cancel();
-                self.engine.game = Game::new(p);
+                self.engine.set_start(p);
                 self.over = false;
                 if self.analyzing {
                     self.analyze();
