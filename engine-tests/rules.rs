@@ -160,11 +160,12 @@ fn run_case(variant: &str, name: &str, keys: &[(String, String)]) -> Vec<String>
 fn rule_positions() {
     let dir = data_path("positions");
     let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap()
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
         .map(|e| e.unwrap().path())
         .filter(|p| p.extension().is_some_and(|x| x == "pos"))
         .collect();
     files.sort();
+    assert!(!files.is_empty(), "no .pos files in {}", dir.display());
     let mut errs = Vec::new();
     let mut cases = 0;
     for f in files {
@@ -198,6 +199,7 @@ fn rule_positions() {
         flush(&name, &mut keys, &mut errs);
     }
     eprintln!("{cases} rule-position cases");
+    assert!(cases > 0, "no rule-position cases in {}", dir.display());
     assert!(errs.is_empty(), "{}", errs.join("\n"));
 }
 
@@ -211,8 +213,7 @@ fn random_playouts_keep_invariants() {
             let start = match &v.start {
                 lancer::rules::variant::Start::Random(r) => {
                     let n = rng.gen_range(0..lancer::rules::setups::setup_count(*r));
-                    Position::from_efen(v, &lancer::rules::setups::setup_fen(v, *r, n).unwrap())
-                        .unwrap()
+                    Position::from_efen(v, &v.setup_fen(*r, n).unwrap()).unwrap()
                 }
                 _ => Position::from_efen(v, &v.default_start_fen()).unwrap(),
             };

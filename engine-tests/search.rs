@@ -25,10 +25,13 @@ fn depth(d: i32) -> Limits {
 fn mate_suites() {
     let dir = data_path("mates");
     let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .map(|d| d.map(|e| e.unwrap().path()).collect())
-        .unwrap_or_default();
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| e.unwrap().path())
+        .collect();
     files.retain(|p: &std::path::PathBuf| p.extension().is_some_and(|x| x == "epd"));
     files.sort();
+    assert!(!files.is_empty(), "no .epd files in {}", dir.display());
+    let nfiles = files.len();
     let mut errs = Vec::new();
     let mut n = 0;
     for f in files {
@@ -63,6 +66,7 @@ fn mate_suites() {
         }
     }
     eprintln!("{n} mate positions");
+    assert!(n >= nfiles, "{n} mate positions in {nfiles} files");
     assert!(errs.is_empty(), "{}", errs.join("\n"));
 }
 
@@ -97,11 +101,18 @@ fn node_limited_search_is_reproducible() {
     }
 }
 
+/// The node count of `lancer bench` (depth 9). Change it with each commit that
+/// changes the search's behaviour, and quote it as `Bench: N` in that commit's
+/// message; a commit that should not change behaviour must leave it as it is.
+const BENCH_NODES: u64 = 723394;
+
 #[test]
-fn bench_signature_is_stable() {
-    let a = lancer::bench::run(variants(), 4).unwrap();
-    let b = lancer::bench::run(variants(), 4).unwrap();
-    assert_eq!(a.0, b.0);
+fn bench_nodes_are_pinned() {
+    let (nodes, _) = lancer::bench::run(variants(), 9).unwrap();
+    assert_eq!(
+        nodes, BENCH_NODES,
+        "bench changed: update BENCH_NODES if the search was meant to change"
+    );
 }
 
 #[test]

@@ -123,3 +123,54 @@ fn garbage_bytes_do_not_hurt() {
     s.send("quit");
     s.finish().unwrap();
 }
+
+/// A variant from the user's `--variants` file is shown to XBoard by its data alone:
+/// `[mycavalry : fullcavalry]` gets fullcavalry's `setup` and `piece` lines, with no
+/// code that names it.
+#[test]
+fn user_variant_gets_setup_and_piece_lines() {
+    let dir = std::env::temp_dir().join(format!("lancer-xb-user-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let ini = dir.join("my.ini");
+    std::fs::write(&ini, "[mycavalry : fullcavalry]\nnMoveRule = 80\n").unwrap();
+    let ini = ini.to_string_lossy().to_string();
+    let mut s = Session::start(&["--variants", &ini, "xboard"]);
+    s.send("xboard");
+    s.send("protover 2");
+    let features = s
+        .expect(
+            &Regex::new("^feature .*variants=.*$").unwrap(),
+            Duration::from_secs(10),
+        )
+        .unwrap();
+    assert!(features.contains("mycavalry"), "{features}");
+    s.send("new");
+    s.send("variant mycavalry");
+    s.expect(
+        &Regex::new(
+            r"^setup \(PNB\.QCDEFGHMOKpnb\.qcdefghmok\) 8x8\+0_fairy enbqkbnm/pppppppp/8/8/8/8/PPPPPPPP/ENBQKBNM w KQkq - 0 1$",
+        )
+        .unwrap(),
+        Duration::from_secs(10),
+    )
+    .unwrap();
+    for p in ["K& KO2", "C& x", "O& x"] {
+        s.expect(
+            &Regex::new(&format!("^piece {}$", regex::escape(p))).unwrap(),
+            Duration::from_secs(10),
+        )
+        .unwrap();
+    }
+    // The game goes on in the variant.
+    s.send("force");
+    s.send("usermove e2e4");
+    s.send("ping 2");
+    s.expect(&Regex::new("^pong 2$").unwrap(), Duration::from_secs(10))
+        .unwrap();
+    s.send("quit");
+    let (_, seen) = s.finish().unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    for l in &seen {
+        assert!(!l.starts_with("Illegal") && !l.starts_with("Error"), "{l}");
+    }
+}

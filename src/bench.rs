@@ -1,10 +1,9 @@
 //! `lancer bench`: a fixed set of positions from every variant searched to a fixed
 //! depth on one thread. The node total is a signature of the search's behaviour.
 
-use crate::rules::notation::parse_move;
-use crate::rules::{Position, Variants};
-use crate::search::{search, Limits, Shared};
-use std::sync::Arc;
+use crate::engine::Engine;
+use crate::rules::Variants;
+use crate::search::Limits;
 use std::time::Instant;
 
 /// (variant, EFEN or "start", moves played first).
@@ -37,37 +36,32 @@ pub const BENCH: &[(&str, &str, &str)] = &[
     ("lighthouse", "start", "a2a4 b7b5 a4b5 a7a6"),
 ];
 
-/// Runs the bench at `depth`; prints per-position lines to stderr and returns (nodes, nps).
+/// Runs the bench at `depth` through the engine facade (one thread, a 16 MB table
+/// and empty history tables for each position); prints per-position lines to stderr
+/// and returns (nodes, nps).
 pub fn run(vs: &Variants, depth: i32) -> Result<(u64, u64), String> {
-    let shared = Arc::new(Shared::new(16));
+    let mut engine = Engine::with_variants(vs.clone());
+    engine.set_hash(16)?;
+    engine.set_option("Move Overhead", Some("0"))?;
     let mut total = 0u64;
     let t0 = Instant::now();
     for (i, (name, efen, moves)) in BENCH.iter().enumerate() {
-        let v = vs
-            .get(name)
-            .ok_or_else(|| format!("bench needs variant {name}"))?;
-        let fen = if *efen == "start" {
-            v.default_start_fen()
-        } else {
-            efen.to_string()
-        };
-        let mut pos = Position::from_efen(v, &fen)?;
-        let mut keys = vec![pos.key()];
-        for t in moves.split_whitespace() {
-            let m = parse_move(&pos, t).map_err(|e| format!("bench position {}: {e}", i + 1))?;
-            pos.do_move(m);
-            keys.push(pos.key());
+        if vs.get(name).is_none() {
+            return Err(format!("bench needs variant {name}"));
         }
-        shared.clear();
-        shared
-            .stop
-            .store(false, std::sync::atomic::Ordering::SeqCst);
+        engine.set_variant(name)?;
+        let fen = (*efen != "start").then_some(*efen);
+        let moves: Vec<&str> = moves.split_whitespace().collect();
+        engine
+            .set_position(fen, &moves)
+            .map_err(|e| format!("bench position {}: {e}", i + 1))?;
+        engine.clear_hash();
         let limits = Limits {
             depth: Some(depth),
             multipv: 1,
             ..Default::default()
         };
-        let r = search(&pos, &keys, &limits, &shared, 1, &mut |_| {});
+        let r = engine.analyse(limits, Box::new(|_, _| {}))?;
         eprintln!("position {:>2} {:<17} nodes {}", i + 1, name, r.nodes);
         total += r.nodes;
     }

@@ -1,10 +1,11 @@
 //! The command line: `lancer perft`, `lancer variants` (more subcommands come with the
 //! search and the protocols).
 
+use crate::engine::Engine;
 use crate::rules::notation::{move_text, parse_any};
-use crate::rules::setups::{setup_count, setup_fen};
+use crate::rules::setups::setup_count;
 use crate::rules::variant::{Start, Variant};
-use crate::rules::{perft, Position, Variants};
+use crate::rules::{perft, Color, Position, Variants};
 use clap::{Args, Parser, Subcommand};
 use rand::{Rng, SeedableRng};
 use std::time::Instant;
@@ -41,6 +42,8 @@ pub enum Command {
     PgnCheck(PgnCheckArgs),
     /// Write balanced opening positions (EPD) for `lancer match -openings`.
     Openings(OpeningsArgs),
+    /// List the engine's options (UCI `setoption`, XBoard `option`, `analyse --option`).
+    Options,
 }
 
 /// `lancer openings`.
@@ -114,6 +117,9 @@ pub struct AnalyseArgs {
     /// Transposition table size in MB.
     #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..=crate::engine::MAX_HASH as u64))]
     pub hash: u64,
+    /// Set an engine option (any of `lancer options`), as UCI's setoption does.
+    #[arg(long = "option", value_name = "NAME=VALUE")]
+    pub options: Vec<String>,
 }
 
 /// Where a command starts: variant, position, moves.
@@ -181,12 +187,7 @@ pub fn load_variants(file: Option<&str>) -> Result<Variants, String> {
 
 /// The setup number a seeded game of a random variant starts from.
 pub fn seeded_setup(v: &Variant, seed: u64) -> Option<usize> {
-    match &v.start {
-        Start::Random(r) => {
-            Some(rand::rngs::StdRng::seed_from_u64(seed).gen_range(0..setup_count(*r)))
-        }
-        Start::Fen(_) => None,
-    }
+    v.random_setup(&mut rand::rngs::StdRng::seed_from_u64(seed))
 }
 
 /// The start position of `v` (a seeded random setup when `seed` is given).
@@ -194,7 +195,7 @@ pub fn start_position(v: &'static Variant, seed: Option<u64>) -> Result<Position
     let fen = match (&v.start, seed) {
         (Start::Random(r), Some(s)) => {
             let n = seeded_setup(v, s).unwrap_or(0);
-            setup_fen(v, *r, n)?
+            v.setup_fen(*r, n)?
         }
         _ => v.default_start_fen(),
     };
@@ -284,10 +285,10 @@ fn run_variants(vs: &Variants, a: VariantsArgs) -> Result<(), String> {
         (None, None) => None,
     };
     match pick {
-        Some(n) => println!("{n} {}", setup_fen(v, r, n)?),
+        Some(n) => println!("{n} {}", v.setup_fen(r, n)?),
         None => {
             for n in 0..setup_count(r) {
-                println!("{n} {}", setup_fen(v, r, n)?);
+                println!("{n} {}", v.setup_fen(r, n)?);
             }
         }
     }
@@ -356,6 +357,10 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
     match cli.command {
         Some(Command::Perft(a)) => Ok(run_perft(&vs, a)?),
         Some(Command::Variants(a)) => Ok(run_variants(&vs, a)?),
+        Some(Command::Options) => {
+            print_options();
+            Ok(())
+        }
         Some(Command::Bench(a)) => {
             let (nodes, nps) = crate::bench::run(&vs, a.depth)?;
             println!("{nodes} nodes");
@@ -401,20 +406,53 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
     }
 }
 
+/// An engine for a command-line search: the variants, `name`'s position, and the
+/// given `--option NAME=VALUE`s set through the option table.
+fn engine_for(
+    vs: &Variants,
+    name: &str,
+    start: Position,
+    options: &[String],
+) -> Result<Engine, String> {
+    let mut e = Engine::with_variants(vs.clone());
+    e.set_variant(name)?;
+    // The command line searches without a GUI's clock lag.
+    e.set_option("Move Overhead", Some("0"))?;
+    for o in options {
+        let (k, v) = match o.split_once('=') {
+            Some((k, v)) => (k, Some(v)),
+            None => (o.as_str(), None),
+        };
+        e.set_option(k, v)
+            .map_err(|err| format!("--option {o}: {err}"))?;
+    }
+    e.set_start(start);
+    Ok(e)
+}
+
 fn run_analyse(vs: &Variants, a: AnalyseArgs) -> Result<(), String> {
+    use crate::protocol::uci::{bestmove_line, info_line};
     use crate::rules::notation::san;
-    use crate::search::{search, uci_score, Limits, Shared};
+    use crate::search::Limits;
     let v = variant(vs, &a.pos.variant)?;
-    let mut pos = match &a.pos.fen {
+    let start = match &a.pos.fen {
         Some(f) => Position::from_efen(v, f).map_err(|e| format!("bad EFEN: {e}"))?,
         None => start_position(v, a.pos.seed)?,
     };
-    let mut keys = vec![pos.key()];
+    let mut options = vec![
+        format!("Threads={}", a.threads),
+        format!("MultiPV={}", a.multipv),
+    ];
+    options.extend(a.options.iter().cloned());
+    let mut engine = engine_for(vs, &v.name, start, &options)?;
+    engine
+        .set_hash(a.hash as usize)
+        .map_err(|e| format!("--hash {}: {e}", a.hash))?;
     for tok in a.pos.moves.iter().flat_map(|m| m.split_whitespace()) {
-        let m = parse_any(&pos, tok).map_err(|e| e.to_string())?;
-        pos.do_move(m);
-        keys.push(pos.key());
+        let m = parse_any(engine.position(), tok).map_err(|e| e.to_string())?;
+        engine.play(m);
     }
+    let pos = *engine.position();
     println!("info string variant {} position {}", v.name, pos.efen());
     if let Some(o) = pos.outcome() {
         println!("info string game over: {} {}", o.score(), o.reason.text());
@@ -426,91 +464,45 @@ fn run_analyse(vs: &Variants, a: AnalyseArgs) -> Result<(), String> {
             .depth
             .or(if a.movetime.is_none() { Some(12) } else { None }),
         movetime: a.movetime,
-        multipv: a.multipv as usize,
         ..Default::default()
     };
-    let mut shared = Shared::new(1);
-    shared
-        .tt
-        .try_resize(a.hash as usize)
-        .map_err(|e| format!("--hash {}: {e}", a.hash))?;
-    let shared = std::sync::Arc::new(shared);
-    let root = pos;
-    let r = search(
-        &pos,
-        &keys,
-        &limits,
-        &shared,
-        a.threads as usize,
-        &mut |i| {
-            let mut p = root;
-            let mut pv_text = Vec::new();
+    let r = engine.analyse(
+        limits,
+        Box::new(|root, i| {
+            println!("{}", info_line(root, i));
+            let mut p = *root;
             let mut pv_san = Vec::new();
             for &m in &i.pv {
-                pv_text.push(move_text(&p, m));
                 let s = san(&p, m);
-                pv_san.push(
-                    if p.side() == crate::rules::Color::White || pv_san.is_empty() {
-                        format!(
-                            "{}{} {s}",
-                            p.fullmove(),
-                            if p.side() == crate::rules::Color::White {
-                                "."
-                            } else {
-                                "..."
-                            }
-                        )
-                    } else {
-                        s
-                    },
-                );
+                pv_san.push(if p.side() == Color::White || pv_san.is_empty() {
+                    let dots = if p.side() == Color::White { "." } else { "..." };
+                    format!("{}{dots} {s}", p.fullmove())
+                } else {
+                    s
+                });
                 p.do_move(m);
             }
-            let bound = match i.bound {
-                crate::search::tt::Bound::Lower => " lowerbound",
-                crate::search::tt::Bound::Upper => " upperbound",
-                _ => "",
-            };
-            println!(
-            "info depth {} seldepth {} multipv {} score {}{bound} nodes {} nps {} hashfull {} time {} pv {}",
-            i.depth,
-            i.seldepth,
-            i.multipv,
-            uci_score(i.score),
-            i.nodes,
-            i.nps,
-            i.hashfull,
-            i.time_ms,
-            pv_text.join(" ")
-        );
             println!("info string san {}", pv_san.join(" "));
-        },
-    );
-    match r.best {
-        Some(m) => {
-            let ponder = r
-                .ponder
-                .map(|p| format!(" ponder {}", move_text(&pos.after(m), p)))
-                .unwrap_or_default();
-            println!("bestmove {}{ponder}", move_text(&pos, m));
-        }
-        None => println!("bestmove (none)"),
-    }
+        }),
+    )?;
+    println!("{}", bestmove_line(&pos, &r));
     Ok(())
 }
 
 /// Random playouts from the start, kept when a shallow search finds them balanced; one
 /// EFEN per line. The seed (`--seed`, default 1) makes the file reproducible.
 fn run_openings(vs: &Variants, a: OpeningsArgs) -> Result<(), String> {
-    use crate::search::{search, Limits, Shared, MATE_BOUND};
+    use crate::search::{Limits, MATE_BOUND};
     let v = variant(vs, &a.pos.variant)?;
     if a.pos.fen.is_some() || !a.pos.moves.is_empty() {
         return Err("openings: --fen and --moves are not used here".into());
     }
     let mut rng = rand::rngs::StdRng::seed_from_u64(a.pos.seed.unwrap_or(1));
-    let shared = std::sync::Arc::new(Shared::new(16));
+    let mut engine = engine_for(vs, &v.name, start_position(v, None)?, &[])?;
+    engine.set_hash(16)?;
     let limits = Limits {
         depth: Some(a.depth.clamp(1, 64)),
+        multipv: 1,
         ..Default::default()
     };
     let mut seen = std::collections::HashSet::new();
@@ -524,24 +516,24 @@ fn run_openings(vs: &Variants, a: OpeningsArgs) -> Result<(), String> {
                 seen.len()
             ));
         }
-        let mut pos = start_position(v, Some(rng.gen()))?;
-        let mut keys = vec![pos.key()];
+        engine.set_start(start_position(v, Some(rng.gen()))?);
         let mut ok = true;
         for _ in 0..a.plies {
+            let pos = *engine.position();
             pos.legal_moves(&mut list);
             if list.is_empty() || pos.outcome().is_some() {
                 ok = false;
                 break;
             }
-            let m = list.as_slice()[rng.gen_range(0..list.len())];
-            pos.do_move(m);
-            keys.push(pos.key());
+            engine.play(list.as_slice()[rng.gen_range(0..list.len())]);
         }
+        let pos = *engine.position();
         if !ok || pos.outcome().is_some() || !seen.insert(pos.key()) {
             continue;
         }
-        shared.tt.clear();
-        let r = search(&pos, &keys, &limits, &shared, 1, &mut |_| {});
+        // The table starts empty for each position; the history tables go on.
+        engine.clear_table();
+        let r = engine.analyse(limits.clone(), Box::new(|_, _| {}))?;
         if r.score.abs() > a.max_score.min(MATE_BOUND - 1) {
             seen.remove(&pos.key());
             continue;
@@ -549,6 +541,23 @@ fn run_openings(vs: &Variants, a: OpeningsArgs) -> Result<(), String> {
         println!("{}", pos.efen());
     }
     Ok(())
+}
+
+/// `lancer options`: the option table, one option a line.
+fn print_options() {
+    use crate::engine::options::{OptionKind, OPTIONS};
+    for o in OPTIONS {
+        let kind = match o.kind {
+            OptionKind::Check { default } => format!("check, default {default}"),
+            OptionKind::Spin { default, min, max } => {
+                format!("spin {min}..{max}, default {default}")
+            }
+            OptionKind::Variant { default } => format!("variant name, default {default}"),
+            OptionKind::Text => "text".to_string(),
+            OptionKind::Button => "button".to_string(),
+        };
+        println!("{:<16} {kind}", o.name);
+    }
 }
 
 /// Text of every legal move (used by tests and tools).

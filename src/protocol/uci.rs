@@ -3,13 +3,14 @@
 //! and `go perft`, and panics on some inputs; a bad line must only get an error).
 
 use super::board::diagram;
-use crate::engine::{Engine, MAX_HASH, MAX_THREADS};
+use crate::engine::options::{OptionKind, OPTIONS};
+use crate::engine::Engine;
 use crate::rules::notation::{move_text, parse_move};
 use crate::rules::perft;
 use crate::rules::Position;
 use crate::search::eval::breakdown;
 use crate::search::tt::Bound;
-use crate::search::{uci_score, Info, Limits, SearchResult, MATE, MATE_BOUND};
+use crate::search::{uci_score, Info, Limits, Score, SearchResult};
 use std::io::Write;
 use vampirc_uci::{Serializable, UciInfoAttribute, UciMessage, UciOptionConfig};
 
@@ -25,149 +26,68 @@ fn error(msg: &str) {
     out(&format!("info string error: {msg}"));
 }
 
+/// The option table as UCI `option` lines.
 fn options(engine: &Engine) -> Vec<UciOptionConfig> {
-    vec![
-        UciOptionConfig::Combo {
-            name: "UCI_Variant".into(),
-            default: Some("chess".into()),
-            var: engine
-                .variants
-                .all()
-                .iter()
-                .map(|v| v.name.clone())
-                .collect(),
-        },
-        UciOptionConfig::Check {
-            name: "UCI_Chess960".into(),
-            default: Some(false),
-        },
-        UciOptionConfig::String {
-            name: "VariantPath".into(),
-            default: Some("<empty>".into()),
-        },
-        UciOptionConfig::Spin {
-            name: "Hash".into(),
-            default: Some(crate::engine::DEFAULT_HASH as i64),
-            min: Some(1),
-            max: Some(MAX_HASH as i64),
-        },
-        UciOptionConfig::Button {
-            name: "Clear Hash".into(),
-        },
-        UciOptionConfig::Spin {
-            name: "Threads".into(),
-            default: Some(1),
-            min: Some(1),
-            max: Some(MAX_THREADS as i64),
-        },
-        UciOptionConfig::Spin {
-            name: "MultiPV".into(),
-            default: Some(1),
-            min: Some(1),
-            max: Some(500),
-        },
-        UciOptionConfig::Spin {
-            name: "Move Overhead".into(),
-            default: Some(10),
-            min: Some(0),
-            max: Some(5000),
-        },
-        UciOptionConfig::Check {
-            name: "Ponder".into(),
-            default: Some(false),
-        },
-        UciOptionConfig::Check {
-            name: "UCI_AnalyseMode".into(),
-            default: Some(false),
-        },
-        UciOptionConfig::String {
-            name: "Ablation".into(),
-            default: Some("<empty>".into()),
-        },
-    ]
+    OPTIONS
+        .iter()
+        .map(|o| {
+            let name = o.name.to_string();
+            match o.kind {
+                OptionKind::Check { default } => UciOptionConfig::Check {
+                    name,
+                    default: Some(default),
+                },
+                OptionKind::Spin { default, min, max } => UciOptionConfig::Spin {
+                    name,
+                    default: Some(default),
+                    min: Some(min),
+                    max: Some(max),
+                },
+                OptionKind::Variant { default } => UciOptionConfig::Combo {
+                    name,
+                    default: Some(default.into()),
+                    var: engine
+                        .variants()
+                        .all()
+                        .iter()
+                        .map(|v| v.name.clone())
+                        .collect(),
+                },
+                OptionKind::Text => UciOptionConfig::String {
+                    name,
+                    default: Some("<empty>".into()),
+                },
+                OptionKind::Button => UciOptionConfig::Button { name },
+            }
+        })
+        .collect()
 }
 
 fn announce_variant(engine: &Engine) {
     let v = engine.effective_variant();
     out(&format!(
         "info string variant {} files {} ranks {} startpos {}",
-        engine.variant.name,
+        engine.variant().name,
         v.width,
         v.height,
         engine.start_position().efen()
     ));
 }
 
-fn parse_bool(v: &str) -> Option<bool> {
-    match v.to_ascii_lowercase().as_str() {
-        "true" | "on" | "1" => Some(true),
-        "false" | "off" | "0" => Some(false),
-        _ => None,
-    }
-}
-
 fn set_option(engine: &mut Engine, name: &str, value: Option<&str>) {
-    let num = |lo: i64, hi: i64| -> Result<i64, String> {
-        let v = value.ok_or_else(|| format!("option '{name}' needs a value"))?;
-        let n: i64 = v
-            .trim()
-            .parse()
-            .map_err(|_| format!("option '{name}': '{v}' is not a number"))?;
-        Ok(n.clamp(lo, hi))
-    };
-    let r: Result<(), String> = match name.to_ascii_lowercase().as_str() {
-        "uci_variant" => match value {
-            Some(v) => engine
-                .set_variant(v.trim())
-                .map(|_| announce_variant(engine)),
-            None => Err("UCI_Variant needs a value".into()),
-        },
-        "uci_chess960" => match value.and_then(parse_bool) {
-            Some(b) => {
-                engine.stop();
-                engine.chess960 = b;
-                engine.game = crate::rules::Game::new(engine.start_position());
-                Ok(())
+    match engine.set_option(name, value) {
+        Err(e) => error(&e),
+        Ok(()) => {
+            // A new variant (or variants file) is announced with its board.
+            let announce = match name.trim().to_ascii_lowercase().as_str() {
+                "uci_variant" => true,
+                "variantpath" => !matches!(value.map(str::trim), None | Some("") | Some("<empty>")),
+                _ => false,
+            };
+            if announce {
+                announce_variant(engine);
             }
-            None => Err("UCI_Chess960 needs true or false".into()),
-        },
-        "variantpath" => match value.map(str::trim) {
-            None | Some("") | Some("<empty>") => Ok(()),
-            Some(p) => engine
-                .load_variant_file(p)
-                .map(|_| announce_variant(engine)),
-        },
-        "hash" => num(1, MAX_HASH as i64).and_then(|n| engine.set_hash(n as usize)),
-        "clear hash" => {
-            engine.clear_hash();
-            Ok(())
         }
-        "threads" => num(1, MAX_THREADS as i64).map(|n| engine.threads = n as usize),
-        "multipv" => num(1, 500).map(|n| engine.multipv = n as usize),
-        "move overhead" => num(0, 5000).map(|n| engine.move_overhead = n as u64),
-        "ponder" => match value.and_then(parse_bool) {
-            Some(b) => {
-                engine.ponder = b;
-                Ok(())
-            }
-            None => Err("Ponder needs true or false".into()),
-        },
-        // GUIs send it before analysing; the search is the same either way, so the
-        // value is only kept (an error line here would alarm the GUI's user).
-        "uci_analysemode" => match value.and_then(parse_bool) {
-            Some(b) => {
-                engine.analyse_mode = b;
-                Ok(())
-            }
-            None => Err("UCI_AnalyseMode needs true or false".into()),
-        },
-        "ablation" => {
-            crate::search::Feature::parse_list(value.unwrap_or("")).map(|b| engine.disabled = b)
-        }
-        _ => Err(format!("unknown option '{name}'")),
-    };
-    if let Err(e) = r {
-        error(&e);
     }
 }
 
@@ -219,17 +139,13 @@ fn cmd_position(engine: &mut Engine, args: &str) {
     }
 }
 
-fn info_line(pos: &Position, i: &Info) -> String {
-    let (cp, mate) = if i.score.abs() >= MATE_BOUND {
-        let m = if i.score > 0 {
-            (MATE - i.score + 1) / 2
-        } else {
-            -(MATE + i.score) / 2
-        };
-        (None, Some(m.clamp(-127, 127) as i8))
-    } else {
-        (Some(i.score), None)
-    };
+/// The UCI `info` line of one search report (also what `lancer analyse` prints).
+pub fn info_line(pos: &Position, i: &Info) -> String {
+    let score = Score(i.score);
+    let (cp, mate) = (
+        score.centipawns(),
+        score.mate_moves().map(|m| m.clamp(-127, 127) as i8),
+    );
     let msg = UciMessage::Info(vec![
         UciInfoAttribute::Depth(i.depth.clamp(0, 255) as u8),
         UciInfoAttribute::SelDepth(i.seldepth.clamp(0, 255) as u8),
@@ -254,7 +170,8 @@ fn info_line(pos: &Position, i: &Info) -> String {
     format!("{} pv {}", msg.serialize(), pv.join(" "))
 }
 
-fn bestmove_line(pos: &Position, r: &SearchResult) -> String {
+/// The UCI `bestmove` line of a search result.
+pub fn bestmove_line(pos: &Position, r: &SearchResult) -> String {
     match r.best {
         Some(m) => {
             let mut s = format!("bestmove {}", move_text(pos, m));
@@ -289,7 +206,7 @@ fn cmd_go(engine: &mut Engine, args: &str) {
     let mut l = Limits::default();
     let mut i = 0;
     let mut perft_depth = None;
-    let pos = *engine.game.position();
+    let pos = *engine.position();
     const KEYWORDS: [&str; 13] = [
         "depth",
         "nodes",
@@ -381,16 +298,18 @@ fn cmd_go(engine: &mut Engine, args: &str) {
     if l.mate.is_some() && l.depth.is_none() {
         l.depth = Some(2 * l.mate.unwrap_or(1) as i32 + 2);
     }
-    l.multipv = engine.multipv;
-    engine.go(
+    l.multipv = engine.multipv();
+    if let Err(e) = engine.go(
         l,
         Box::new(|pos, i| out(&info_line(pos, i))),
         Box::new(|pos, r| out(&bestmove_line(pos, &r))),
-    );
+    ) {
+        error(&e);
+    }
 }
 
 fn cmd_eval(engine: &Engine) {
-    let pos = engine.game.position();
+    let pos = engine.position();
     let b = breakdown(pos);
     for (name, s) in [
         ("material", b.material),
@@ -433,7 +352,7 @@ pub fn handle(engine: &mut Engine, raw: &str) -> bool {
         },
         "ucinewgame" => {
             engine.clear_hash();
-            engine.game = crate::rules::Game::new(engine.start_position());
+            engine.set_start(engine.start_position());
         }
         "position" => {
             engine.stop();
@@ -447,12 +366,12 @@ pub fn handle(engine: &mut Engine, raw: &str) -> bool {
             return false;
         }
         "debug" | "register" => {}
-        "d" => out(&diagram(engine.game.position())),
+        "d" => out(&diagram(engine.position())),
         "eval" => cmd_eval(engine),
         "bench" => {
             engine.stop();
             let depth = engine.capped_depth(rest.parse::<i32>().unwrap_or(9).clamp(1, 30));
-            match crate::bench::run(&engine.variants, depth) {
+            match crate::bench::run(engine.variants(), depth) {
                 Ok((n, nps)) => {
                     out(&format!("{n} nodes"));
                     out(&format!("{nps} nps"));

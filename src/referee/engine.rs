@@ -65,7 +65,7 @@ pub enum EngineError {
     Protocol(String),
 }
 
-use crate::protocol::xboard::FULL_TEXT_OPTION;
+use crate::rules::notation::xboard::FULL_TEXT_OPTION;
 
 /// A running engine.
 pub struct EngineProcess {

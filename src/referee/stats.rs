@@ -23,6 +23,21 @@ impl Wld {
     }
 }
 
+/// cutechess's `W - L - D  [ratio] games`, as in its `Score of` line.
+impl std::fmt::Display for Wld {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} - {} - {}  [{:.3}] {}",
+            self.w,
+            self.l,
+            self.d,
+            self.ratio(),
+            self.n()
+        )
+    }
+}
+
 fn erf(x: f64) -> f64 {
     // Abramowitz-Stegun 7.1.26 (error below 1.5e-7).
     let t = 1.0 / (1.0 + 0.3275911 * x.abs());

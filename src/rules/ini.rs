@@ -72,6 +72,12 @@ const KEYS: &[&str] = &[
     "kingCapturesOwnBearer",
     "insufficientMaterial",
     "xboardName",
+    "xboardSetup",
+    "xboardParent",
+    "xboardPieces",
+    "xboardShuffles",
+    "smallBoardValues",
+    "chess960Variant",
 ];
 
 fn parse_sections(text: &str, file: &str) -> Result<Vec<Section>, IniError> {
@@ -178,6 +184,12 @@ fn build_variant(
     let mut v = Variant {
         name: name.to_string(),
         xboard_name: name.to_string(),
+        xboard_setup: None,
+        xboard_parent: "fairy".to_string(),
+        xboard_pieces: Vec::new(),
+        xboard_shuffles: false,
+        small_board_values: false,
+        chess960_variant: None,
         width: 8,
         height: 8,
         mask: 0,
@@ -340,7 +352,7 @@ fn build_variant(
             .parse()
             .map_err(|_| e.err(format!("nMoveRule: '{}' is not a number of plies", e.value)))?;
     }
-    let flags: [(&str, &mut bool); 8] = [
+    let flags: [(&str, &mut bool); 10] = [
         ("nMoveRuleResetOnPawnMove", &mut v.n_move_reset_on_pawn),
         ("enPassant", &mut v.en_passant),
         ("doubleStep", &mut v.double_step),
@@ -349,6 +361,8 @@ fn build_variant(
         ("mobilityRule", &mut v.mobility_rule),
         ("kingCapturesOwnBearer", &mut v.king_captures_own_bearer),
         ("insufficientMaterial", &mut v.insufficient_material),
+        ("xboardShuffles", &mut v.xboard_shuffles),
+        ("smallBoardValues", &mut v.small_board_values),
     ];
     for (k, slot) in flags {
         if let Some(e) = keys.get(k) {
@@ -357,6 +371,26 @@ fn build_variant(
     }
     if let Some(e) = keys.get("xboardName") {
         v.xboard_name = e.value.clone();
+    }
+    if let Some(e) = keys.get("xboardSetup") {
+        v.xboard_setup = Some(e.value.clone()).filter(|t| !t.is_empty() && t != "none");
+    }
+    if let Some(e) = keys.get("chess960Variant") {
+        v.chess960_variant = Some(e.value.clone()).filter(|n| !n.is_empty());
+    }
+    if let Some(e) = keys.get("xboardParent") {
+        if e.value.is_empty() || e.value.contains(char::is_whitespace) {
+            return Err(e.err(format!("xboardParent: '{}' is not a variant name", e.value)));
+        }
+        v.xboard_parent = e.value.clone();
+    }
+    if let Some(e) = keys.get("xboardPieces") {
+        v.xboard_pieces = e
+            .value
+            .split('|')
+            .map(|p| p.trim().to_string())
+            .filter(|p| !p.is_empty())
+            .collect();
     }
     let e = keys
         .get("start")
@@ -376,9 +410,9 @@ fn build_variant(
     let probe: &'static Variant = Box::leak(Box::new(v.clone()));
     let fen = match &v.start {
         Start::Fen(f) => f.clone(),
-        Start::Random(r) => {
-            super::setups::setup_fen(probe, *r, 0).map_err(|m| e.err(format!("start: {m}")))?
-        }
+        Start::Random(r) => probe
+            .setup_fen(*r, 0)
+            .map_err(|m| e.err(format!("start: {m}")))?,
     };
     let start = Position::from_efen(probe, &fen).map_err(|m| e.err(format!("start: {m}")))?;
     v.start_phase = squares(start.occupied())

@@ -13,6 +13,7 @@ pub mod piece;
 pub mod position;
 pub mod setups;
 pub mod variant;
+pub mod xboard_fen;
 pub mod zobrist;
 
 pub use bitboard::{Bitboard, Square};

@@ -51,6 +51,35 @@ impl Outcome {
             None => "1/2-1/2",
         }
     }
+
+    /// The outcome in words for a game of `v` (`White mates`, `Draw by 50-move
+    /// rule`), as PGN result comments and XBoard claims write it.
+    pub fn describe(self, v: &Variant) -> Described<'_> {
+        Described { outcome: self, v }
+    }
+}
+
+/// An outcome in words: see [`Outcome::describe`].
+pub struct Described<'a> {
+    outcome: Outcome,
+    v: &'a Variant,
+}
+
+impl std::fmt::Display for Described<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let o = self.outcome;
+        match (o.reason, o.winner) {
+            (Reason::Checkmate, Some(c)) => write!(f, "{} mates", c.name()),
+            (Reason::KingCaptured, Some(c)) => write!(f, "{} captures the king", c.name()),
+            (Reason::Stalemate, _) => f.write_str("Draw by stalemate"),
+            (Reason::Repetition, _) => f.write_str("Draw by 3-fold repetition"),
+            (Reason::NMoveRule, _) => write!(f, "Draw by {}-move rule", self.v.n_move_rule / 2),
+            (Reason::InsufficientMaterial, _) => {
+                f.write_str("Draw by insufficient mating material")
+            }
+            (Reason::Checkmate | Reason::KingCaptured, None) => f.write_str("game over"),
+        }
+    }
 }
 
 impl Position {

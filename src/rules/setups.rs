@@ -16,7 +16,15 @@
 //! The 8-Piece Chess arrangement `JLSQKBNR` is number 5147.
 
 use super::piece::*;
-use super::variant::*;
+
+/// Families of random back-rank setups.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum RandomSetup {
+    /// The 960 Chess960 setups in Scharnagl numbering (518 is the standard one).
+    Chess960,
+    /// The 7,680 Randomized 8-Piece Chess setups (see this file's head).
+    EightPiece,
+}
 
 /// How many setups a family has.
 pub fn setup_count(r: RandomSetup) -> usize {
@@ -106,44 +114,6 @@ pub fn back_rank(r: RandomSetup, n: usize) -> Option<[Kind; 8]> {
         *o = (*k)?;
     }
     Some(out)
-}
-
-/// The EFEN of setup `n` of family `r`, with the variant's letters.
-pub fn setup_fen(v: &Variant, r: RandomSetup, n: usize) -> Result<String, String> {
-    let rank = back_rank(r, n)
-        .ok_or_else(|| format!("setup {n} does not exist (0..{})", setup_count(r) - 1))?;
-    if v.width != 8 || v.height != 8 {
-        return Err("random setups need an 8x8 board".into());
-    }
-    let mut white = String::new();
-    let mut black = String::new();
-    let mut castle_w = String::new();
-    for (f, k) in rank.iter().enumerate() {
-        if !v.has(*k) {
-            return Err(format!(
-                "random setup needs a {} in the variant",
-                k.ini_name()
-            ));
-        }
-        let l = v.letters[k.idx()];
-        white.push(l);
-        black.push(l.to_ascii_lowercase());
-        if *k == Kind::Lancer {
-            white.push_str("(n)");
-            black.push_str("(s)");
-        }
-        if v.castling != Castling::None && v.castling_partners & (1 << *k as u32) != 0 {
-            castle_w.insert(0, (b'A' + f as u8) as char);
-        }
-    }
-    let castle = if castle_w.is_empty() {
-        "-".to_string()
-    } else {
-        format!("{castle_w}{}", castle_w.to_ascii_lowercase())
-    };
-    Ok(format!(
-        "{black}/pppppppp/8/8/8/8/PPPPPPPP/{white} w {castle} - 0 1"
-    ))
 }
 
 #[cfg(test)]

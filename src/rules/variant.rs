@@ -2,6 +2,8 @@
 
 use super::bitboard::*;
 use super::piece::*;
+pub use super::setups::RandomSetup;
+use super::setups::{back_rank, default_index, setup_count};
 
 /// How a game is won.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -32,15 +34,6 @@ pub enum Start {
     Random(RandomSetup),
 }
 
-/// Families of random back-rank setups.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum RandomSetup {
-    /// The 960 Chess960 setups in Scharnagl numbering (518 is the standard one).
-    Chess960,
-    /// The 7,680 Randomized 8-Piece Chess setups (see `setups.rs`).
-    EightPiece,
-}
-
 /// The rules of one variant. Generic code asks this struct, never the variant's name.
 #[derive(Clone, Debug)]
 pub struct Variant {
@@ -48,6 +41,20 @@ pub struct Variant {
     pub name: String,
     /// Name XBoard knows it by (`normal` for chess).
     pub xboard_name: String,
+    /// XBoard's `setup` piece-to-char table (`None`: XBoard knows the variant and
+    /// gets no `setup` line).
+    pub xboard_setup: Option<String>,
+    /// The XBoard variant this one is played as a child of (`fairy`, `crazyhouse`).
+    pub xboard_parent: String,
+    /// XBoard `piece` commands (without the word `piece`), sent after `setup`.
+    pub xboard_pieces: Vec<String>,
+    /// XBoard draws this variant's random setups itself and sends them with
+    /// `setboard` (fischerandom); otherwise the engine draws one per game.
+    pub xboard_shuffles: bool,
+    /// The piece values of a small board (long-range pieces are worth less).
+    pub small_board_values: bool,
+    /// The variant played instead under UCI_Chess960 (chess: fischerandom).
+    pub chess960_variant: Option<String>,
     /// Board width (files).
     pub width: u8,
     /// Board height (ranks).
@@ -197,10 +204,63 @@ impl Variant {
     pub fn default_start_fen(&self) -> String {
         match &self.start {
             Start::Fen(f) => f.clone(),
-            Start::Random(r) => {
-                super::setups::setup_fen(self, *r, super::setups::default_index(*r))
-                    .unwrap_or_default()
+            Start::Random(r) => self.setup_fen(*r, default_index(*r)).unwrap_or_default(),
+        }
+    }
+
+    /// A random setup number for this variant (`None` for a fixed start). Draws
+    /// exactly one number from `rng` for a random variant, none otherwise.
+    pub fn random_setup<R: rand::Rng + ?Sized>(&self, rng: &mut R) -> Option<usize> {
+        match &self.start {
+            Start::Random(r) => Some(rng.gen_range(0..setup_count(*r))),
+            Start::Fen(_) => None,
+        }
+    }
+
+    /// A start EFEN drawn with `rng`: a random setup for a random variant, the fixed
+    /// start otherwise.
+    pub fn random_start<R: rand::Rng + ?Sized>(&self, rng: &mut R) -> Result<String, String> {
+        match (&self.start, self.random_setup(rng)) {
+            (Start::Random(r), Some(n)) => self.setup_fen(*r, n),
+            _ => Ok(self.default_start_fen()),
+        }
+    }
+
+    /// The EFEN of setup `n` of family `r`, with this variant's letters.
+    pub fn setup_fen(&self, r: RandomSetup, n: usize) -> Result<String, String> {
+        let rank = back_rank(r, n)
+            .ok_or_else(|| format!("setup {n} does not exist (0..{})", setup_count(r) - 1))?;
+        if self.width != 8 || self.height != 8 {
+            return Err("random setups need an 8x8 board".into());
+        }
+        let mut white = String::new();
+        let mut black = String::new();
+        let mut castle_w = String::new();
+        for (f, k) in rank.iter().enumerate() {
+            if !self.has(*k) {
+                return Err(format!(
+                    "random setup needs a {} in the variant",
+                    k.ini_name()
+                ));
+            }
+            let l = self.letters[k.idx()];
+            white.push(l);
+            black.push(l.to_ascii_lowercase());
+            if *k == Kind::Lancer {
+                white.push_str("(n)");
+                black.push_str("(s)");
+            }
+            if self.castling != Castling::None && self.castling_partners & (1 << *k as u32) != 0 {
+                castle_w.insert(0, (b'A' + f as u8) as char);
             }
         }
+        let castle = if castle_w.is_empty() {
+            "-".to_string()
+        } else {
+            format!("{castle_w}{}", castle_w.to_ascii_lowercase())
+        };
+        Ok(format!(
+            "{black}/pppppppp/8/8/8/8/PPPPPPPP/{white} w {castle} - 0 1"
+        ))
     }
 }

@@ -19,7 +19,7 @@ mod worker;
 pub use limits::{Feature, Limits};
 pub use movepick::is_capture;
 pub use root::search;
-pub use score::{uci_score, MATE, MATE_BOUND, MAX_PLY};
+pub use score::{uci_score, Score, MATE, MATE_BOUND, MAX_PLY};
 
 use crate::rules::moves::Move;
 use history::Histories;
@@ -36,6 +36,8 @@ pub struct Shared {
     pub(crate) nodes: AtomicU64,
     /// History tables kept between searches (one per thread that used them), so each
     /// move's search starts from what the game's earlier searches learnt.
+    // Boxed: each set of tables is large, and moves in and out of the list.
+    #[allow(clippy::vec_box)]
     pub(crate) histories: Mutex<Vec<Box<Histories>>>,
 }
 

@@ -5,7 +5,7 @@
 //! holds only a small share of the nodes ask for more time; a stable, dominant best move
 //! asks for less.
 
-use super::Limits;
+use super::limits::Limits;
 use crate::rules::Color;
 
 /// Moves assumed left in the game when the GUI gives no `movestogo`.

@@ -31,7 +31,7 @@ fuzz_target!(|data: &[u8]| {
         while let Ok(ev) = rx.try_recv() {
             s.on_event(ev);
         }
-        common::check_position(s.engine().game.position());
+        common::check_position(s.engine().position());
     }
     s.on_event(Event::Line("quit".into()));
 });

@@ -3,7 +3,7 @@
 #![allow(dead_code)]
 
 use lancer::rules::notation::{move_text, parse_move, parse_san, san};
-use lancer::rules::setups::{setup_count, setup_fen};
+use lancer::rules::setups::setup_count;
 use lancer::rules::variant::{Start, Variant};
 use lancer::rules::{Game, MoveList, Position, Variants};
 use std::sync::OnceLock;
@@ -24,7 +24,7 @@ pub fn variant(b: u8) -> &'static Variant {
 pub fn start(v: &'static Variant, seed: u16) -> Position {
     let fen = match &v.start {
         Start::Fen(f) => f.clone(),
-        Start::Random(r) => setup_fen(v, *r, seed as usize % setup_count(*r)).expect("setup"),
+        Start::Random(r) => v.setup_fen(*r, seed as usize % setup_count(*r)).expect("setup"),
     };
     Position::from_efen(v, &fen).expect("start EFEN parses")
 }

@@ -4,7 +4,7 @@
 //! Input: variant byte, setup byte, ply count byte, one byte per ply, then the text.
 #![no_main]
 
-use lancer::protocol::xboard::parse_xboard_move;
+use lancer::rules::notation::xboard::parse_xboard_move;
 use lancer::rules::notation::{move_text, parse_any, parse_move, parse_san};
 use lancer::rules::MoveList;
 use libfuzzer_sys::fuzz_target;

@@ -16,7 +16,7 @@ fuzz_target!(|data: &[u8]| {
         if !handle(&mut engine, line) {
             break;
         }
-        common::check_position(engine.game.position());
+        common::check_position(engine.position());
     }
     engine.stop();
 });

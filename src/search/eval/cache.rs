@@ -1,19 +1,12 @@
 //! Per-variant evaluation tables (piece values, square tables), built once per thread
 //! and variant, so the evaluation reads tables instead of recomputing formulas.
 
+use super::tables::Tables;
 use super::Score;
 use crate::rules::piece::{Color, ALL_KINDS, NKINDS};
 use crate::rules::variant::Variant;
 use std::cell::RefCell;
 use std::rc::Rc;
-
-/// Tables for one variant.
-pub struct Tables {
-    /// Square table per side, kind and square.
-    pub pst: [[[Score; 64]; NKINDS]; 2],
-    /// Piece value per kind.
-    pub value: [Score; NKINDS],
-}
 
 fn build(v: &Variant) -> Tables {
     let mut t = Tables {

@@ -1,5 +1,6 @@
 //! Material: piece values, pieces in hand, held units, game phase.
 
+use super::tables::Tables;
 use super::Score;
 use crate::rules::bitboard::*;
 use crate::rules::variant::{phase_weight, Variant};
@@ -9,9 +10,10 @@ use crate::rules::{Color, Kind, Position};
 /// Chess values; the lancer 4.75, jailer ~3.75 and sentry ~2.35 pawns as their
 /// inventor gives them; Lighthouse values shrink the long-range pieces on its 4-file
 /// board; The Royal Standard's windmill is an estimate (a short-range piece tied
-/// to its bearers).
+/// to its bearers). A variant with `smallBoardValues` (Lighthouse) gets the
+/// small-board values.
 pub fn value(v: &Variant, k: Kind) -> Score {
-    let small = v.width <= 5;
+    let small = v.small_board_values;
     match k {
         Kind::Pawn => Score::new(90, 120),
         Kind::Knight => {
@@ -47,10 +49,10 @@ pub fn value(v: &Variant, k: Kind) -> Score {
 
 /// Material of side `c`: pieces on the board (held ones lose most of their value),
 /// pieces in hand (worth more than on the board: they can go anywhere).
-pub fn side(pos: &Position, c: Color) -> Score {
+pub fn side(pos: &Position, c: Color, t: &Tables) -> Score {
     let v = pos.variant();
     let held = pos.held(c);
-    super::cache::with_tables(v, |t| {
+    {
         let mut s = Score::default();
         for k in crate::rules::piece::ALL_KINDS {
             let b = pos.pieces_of(c, k);
@@ -78,7 +80,7 @@ pub fn side(pos: &Position, c: Color) -> Score {
             }
         }
         s
-    })
+    }
 }
 
 /// Game phase 0 (endgame) ..= 256 (start material).

@@ -11,6 +11,7 @@ pub mod cache;
 pub mod material;
 pub mod pawns;
 pub mod pst;
+pub mod tables;
 
 use crate::rules::bitboard::*;
 use crate::rules::{Color, Position};
@@ -67,13 +68,15 @@ pub struct Breakdown {
 /// Evaluates every term for White minus Black.
 pub fn breakdown(pos: &Position) -> Breakdown {
     let mut b = Breakdown::default();
-    for c in [Color::White, Color::Black] {
-        let sign = if c == Color::White { 1 } else { -1 };
-        b.material += material::side(pos, c) * sign;
-        b.pst += pst::side(pos, c) * sign;
-        b.activity += activity::side(pos, c) * sign;
-        b.pawns += pawns::side(pos, c) * sign;
-    }
+    cache::with_tables(pos.variant(), |t| {
+        for c in [Color::White, Color::Black] {
+            let sign = if c == Color::White { 1 } else { -1 };
+            b.material += material::side(pos, c, t) * sign;
+            b.pst += pst::side(pos, c, t) * sign;
+            b.activity += activity::side(pos, c) * sign;
+            b.pawns += pawns::side(pos, c) * sign;
+        }
+    });
     b.phase = material::phase(pos);
     b
 }

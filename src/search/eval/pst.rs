@@ -1,6 +1,7 @@
 //! Generic square tables that work on any board size: centrality for pieces,
 //! advance for pawns, shelter for the king in the middlegame.
 
+use super::tables::Tables;
 use super::Score;
 use crate::rules::bitboard::*;
 use crate::rules::variant::Variant;
@@ -15,14 +16,12 @@ fn centre_distance(w: u8, h: u8, sq: Square) -> i32 {
 }
 
 /// Square-table score of side `c`.
-pub fn side(pos: &Position, c: Color) -> Score {
-    super::cache::with_tables(pos.variant(), |t| {
-        let mut s = Score::default();
-        for sq in squares(pos.pieces(c)) {
-            s += t.pst[c.idx()][pos.piece_at(sq).kind().idx()][sq as usize];
-        }
-        s
-    })
+pub fn side(pos: &Position, c: Color, t: &Tables) -> Score {
+    let mut s = Score::default();
+    for sq in squares(pos.pieces(c)) {
+        s += t.pst[c.idx()][pos.piece_at(sq).kind().idx()][sq as usize];
+    }
+    s
 }
 
 /// The square-table entry of a `k` of side `c` on `sq` in variant `v`.

@@ -1,9 +1,14 @@
-//! The facade both protocols call: variants, the game, options, and the search
-//! running on its own thread so `stop`, `isready` and `?` are answered at once.
+//! The facade the protocols and the command line call: variants, the game, options
+//! (one table, `options.rs`), and the search running on its own thread so `stop`,
+//! `isready` and `?` are answered at once. Its state is private: the game changes
+//! through `set_variant`, `set_position`, `set_start`, `play` and `undo`, the options
+//! through `set_option`.
+
+pub mod options;
 
 use crate::rules::notation::parse_move;
 use crate::rules::variant::Variant;
-use crate::rules::{Game, Position, Variants};
+use crate::rules::{Game, Move, Position, Variants};
 use crate::search::{search, Info, Limits, SearchResult, Shared};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -44,27 +49,27 @@ impl Sandbox {
     };
 }
 
-/// Engine state shared by UCI and XBoard.
+/// Engine state shared by UCI, XBoard and the command line.
 pub struct Engine {
-    pub variants: Variants,
+    variants: Variants,
     /// The variant chosen by the GUI.
-    pub variant: &'static Variant,
-    pub game: Game,
-    pub shared: Arc<Shared>,
-    pub hash_mb: usize,
-    pub threads: usize,
-    pub multipv: usize,
-    pub move_overhead: u64,
-    pub ponder: bool,
+    variant: &'static Variant,
+    game: Game,
+    shared: Arc<Shared>,
+    hash_mb: usize,
+    threads: usize,
+    multipv: usize,
+    move_overhead: u64,
+    ponder: bool,
     /// `UCI_AnalyseMode`: the GUI says it is analysing, not playing a game. Kept
     /// for GUIs that read it back; the search does not depend on it.
-    pub analyse_mode: bool,
+    analyse_mode: bool,
     /// Chess played with Chess960 castling notation (UCI_Chess960).
-    pub chess960: bool,
+    chess960: bool,
     /// Search features switched off (the `Ablation` option, for self-play measurements).
-    pub disabled: u32,
+    disabled: u32,
     /// Bounds for generated input (see [`Sandbox`]); `None` normally.
-    pub sandbox: Option<Sandbox>,
+    sandbox: Option<Sandbox>,
     stop_requested: Arc<AtomicBool>,
     worker: Option<JoinHandle<()>>,
 }
@@ -117,12 +122,83 @@ impl Engine {
         }
     }
 
+    /// The loaded variants.
+    pub fn variants(&self) -> &Variants {
+        &self.variants
+    }
+
+    /// The variant chosen (see also [`Engine::effective_variant`]).
+    pub fn variant(&self) -> &'static Variant {
+        self.variant
+    }
+
+    /// The game: its start, moves and current position.
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    /// The current position.
+    pub fn position(&self) -> &Position {
+        self.game.position()
+    }
+
+    /// Search threads (the `Threads` option).
+    pub fn threads(&self) -> usize {
+        self.threads
+    }
+
+    /// Sets the search threads (clamped to 1..=`MAX_THREADS`).
+    pub fn set_threads(&mut self, n: usize) {
+        self.threads = n.clamp(1, MAX_THREADS);
+    }
+
+    /// Lines searched (the `MultiPV` option).
+    pub fn multipv(&self) -> usize {
+        self.multipv
+    }
+
+    /// Whether the `Ponder` option is on.
+    pub fn ponder(&self) -> bool {
+        self.ponder
+    }
+
+    /// The table size in MB.
+    pub fn hash_mb(&self) -> usize {
+        self.hash_mb
+    }
+
+    /// The sandbox bounds, if any.
+    pub fn sandbox(&self) -> Option<Sandbox> {
+        self.sandbox
+    }
+
+    /// Plays a legal move of the current position.
+    pub fn play(&mut self, m: Move) {
+        self.game.play(m);
+    }
+
+    /// Takes the last move back.
+    pub fn undo(&mut self) {
+        self.game.undo();
+    }
+
+    /// Starts a new game from `start` (a position of the current variant).
+    pub fn set_start(&mut self, start: Position) {
+        self.game = Game::new(start);
+    }
+
+    /// `UCI_Chess960`: chess with Chess960 castling; the game restarts.
+    pub fn set_chess960(&mut self, on: bool) {
+        self.stop();
+        self.chess960 = on;
+        self.game = Game::new(self.start_position());
+    }
+
     /// The variant positions are built with (chess becomes fischerandom under UCI_Chess960).
     pub fn effective_variant(&self) -> &'static Variant {
-        if self.chess960 && self.variant.name == "chess" {
-            self.variants.get("fischerandom").unwrap_or(self.variant)
-        } else {
-            self.variant
+        match &self.variant.chess960_variant {
+            Some(name) if self.chess960 => self.variants.get(name).unwrap_or(self.variant),
+            _ => self.variant,
         }
     }
 
@@ -205,10 +281,16 @@ impl Engine {
         self.sandbox.map_or(depth, |s| depth.min(s.depth))
     }
 
-    /// Clears the transposition table.
+    /// Clears the transposition table and the history tables (a new game).
     pub fn clear_hash(&mut self) {
         self.stop();
         self.shared.clear();
+    }
+
+    /// Clears the transposition table only; the history tables stay.
+    pub fn clear_table(&mut self) {
+        self.stop();
+        self.shared.tt.clear();
     }
 
     /// Whether a search is running.
@@ -218,7 +300,13 @@ impl Engine {
 
     /// Starts a search on its own thread. `on_info` gets each iteration, `on_done` the
     /// result once the search ends (for `infinite`/`ponder`, not before `stop`/`ponderhit`).
-    pub fn go(&mut self, mut limits: Limits, mut on_info: InfoSink, on_done: DoneSink) {
+    /// An error when no thread can be started for the search.
+    pub fn go(
+        &mut self,
+        mut limits: Limits,
+        mut on_info: InfoSink,
+        on_done: DoneSink,
+    ) -> Result<(), String> {
         self.stop();
         limits.move_overhead = self.move_overhead;
         limits.disabled = self.disabled;
@@ -253,8 +341,31 @@ impl Engine {
                 }
                 on_done(&pos, r);
             })
-            .expect("spawn search thread");
+            .map_err(|e| format!("cannot start the search thread: {e}"))?;
         self.worker = Some(handle);
+        Ok(())
+    }
+
+    /// Searches the current position to `limits` and waits for the result; `on_info`
+    /// gets each iteration.
+    pub fn analyse(&mut self, limits: Limits, on_info: InfoSink) -> Result<SearchResult, String> {
+        let (tx, rx) = std::sync::mpsc::channel();
+        self.go(
+            Limits {
+                infinite: false,
+                ponder: false,
+                ..limits
+            },
+            on_info,
+            Box::new(move |_, r| {
+                let _ = tx.send(r);
+            }),
+        )?;
+        let r = rx
+            .recv()
+            .map_err(|_| "the search ended without a result".to_string());
+        self.stop();
+        r
     }
 
     /// Stops the search (if any) and waits for it to report.

@@ -1,0 +1,282 @@
+//! The CECP commands: [`Session::handle`] reads one line and acts on it.
+
+use super::setup::send_setup;
+use super::*;
+
+impl Session {
+    /// Handles one line; false on `quit`.
+    pub fn handle(&mut self, raw: &str) -> bool {
+        let line = raw.trim();
+        if line.is_empty() {
+            return true;
+        }
+        let (cmd, rest) = crate::protocol::split_command(line);
+        let num = |s: &str| {
+            s.split_whitespace()
+                .next()
+                .and_then(|t| t.parse::<i64>().ok())
+        };
+        // Pondering goes on only through commands that leave the game alone.
+        if self.pondering.is_some()
+            && !matches!(
+                cmd,
+                "usermove"
+                    | "ping"
+                    | "time"
+                    | "otim"
+                    | "post"
+                    | "nopost"
+                    | "hard"
+                    | "accepted"
+                    | "rejected"
+                    | "computer"
+                    | "name"
+                    | "rating"
+                    | "ics"
+                    | "hint"
+                    | "bk"
+                    | "draw"
+                    | "."
+            )
+        {
+            self.unponder();
+        }
+        match cmd {
+            "hard" => self.ponder = true,
+            "easy" => self.ponder = false,
+            "xboard" | "accepted" | "rejected" | "computer" | "name" | "random" | "ics"
+            | "rating" | "draw" | "hint" | "bk" | "hover" | "." | "pause" | "resume" | "nps" => {}
+            // `option NAME=VALUE` (match tools send it unasked): Hash and Threads are
+            // applied; others are ignored without an Error line, which a referee would
+            // read as a protocol failure.
+            // `option NAME=VALUE` (match tools send it unasked): an option of the
+            // engine's table is set (Hash and Threads too, which XBoard itself sets
+            // with `memory` and `cores`); unknown names are ignored.
+            "option" => {
+                let (k, v) = match rest.split_once('=') {
+                    Some((k, v)) => (k.trim(), Some(v.trim())),
+                    None => (rest.trim(), None),
+                };
+                if k.eq_ignore_ascii_case(FULL_TEXT_OPTION) {
+                    self.full_text = v == Some("1");
+                } else if crate::engine::options::find(k).is_some_and(|o| o.xboard_settable()) {
+                    if let Err(e) = self.engine.set_option(k, v) {
+                        error(&e, line);
+                    }
+                }
+            }
+            "protover" => {
+                let names: Vec<String> = self
+                    .engine
+                    .variants()
+                    .all()
+                    .iter()
+                    .map(|v| v.xboard_name.clone())
+                    .collect();
+                out(&format!(
+                    "feature ping=1 setboard=1 usermove=1 san=0 time=1 draw=1 sigint=0 sigterm=0 reuse=1 analyze=1 colors=0 memory=1 smp=1 exclude=0 highlight=1 myname=\"lancer {}\" variants=\"{}\"",
+                    env!("CARGO_PKG_VERSION"),
+                    names.join(",")
+                ));
+                for o in crate::engine::options::OPTIONS {
+                    if let Some(f) = o.xboard_feature() {
+                        out(&format!("feature option=\"{f}\""));
+                    }
+                }
+                out(&format!(
+                    "feature option=\"{FULL_TEXT_OPTION} -check 0\" done=1"
+                ));
+            }
+            "new" => self.new_game(),
+            "variant" => self.variant(line, rest),
+            "force" => {
+                self.cancel();
+                self.engine_side = None;
+            }
+            "go" => {
+                self.engine_side = Some(self.engine.position().side());
+                self.think();
+            }
+            "playother" => {
+                self.cancel();
+                self.engine_side = Some(self.engine.position().side().flip());
+            }
+            "white" | "black" => {
+                self.cancel();
+                self.engine_side = Some(if cmd == "white" {
+                    Color::Black
+                } else {
+                    Color::White
+                });
+            }
+            "usermove" => {
+                if rest.is_empty() {
+                    error("missing move", line)
+                } else {
+                    self.usermove(rest)
+                }
+            }
+            "level" => {
+                let t: Vec<&str> = rest.split_whitespace().collect();
+                let parsed = (|| {
+                    if t.len() != 3 {
+                        return None;
+                    }
+                    let mps = t[0].parse::<u32>().ok()?;
+                    let base = parse_time_ms(t[1])?;
+                    let inc = t[2]
+                        .parse::<f64>()
+                        .ok()
+                        .filter(|x| x.is_finite() && *x >= 0.0)?;
+                    Some((mps, base, (inc * 1000.0) as u64))
+                })();
+                match parsed {
+                    Some((mps, base, inc)) => {
+                        self.mps = mps;
+                        self.base_ms = base;
+                        self.inc_ms = inc;
+                        self.st_ms = None;
+                    }
+                    None => error("expected 'level MPS BASE INC'", line),
+                }
+            }
+            "st" => match rest
+                .parse::<f64>()
+                .ok()
+                .filter(|x| x.is_finite() && *x > 0.0)
+            {
+                Some(s) => self.st_ms = Some((s * 1000.0) as u64),
+                None => error("expected seconds", line),
+            },
+            "sd" => match num(rest) {
+                Some(d) if d > 0 => self.sd = Some(d.min(1000) as i32),
+                _ => error("expected a depth", line),
+            },
+            "time" | "otim" => match num(rest) {
+                Some(cs) => {
+                    let ms = (cs.max(1) as u64).saturating_mul(10);
+                    if cmd == "time" {
+                        self.time_ms = Some(ms);
+                    } else {
+                        self.otim_ms = Some(ms);
+                    }
+                }
+                None => error("expected centiseconds", line),
+            },
+            "?" => {
+                if self.thinking {
+                    self.engine.request_stop();
+                }
+            }
+            "ping" => out(&format!("pong {rest}")),
+            "result" => {
+                self.cancel();
+                self.over = true;
+            }
+            "undo" | "remove" => {
+                let n = if cmd == "undo" { 1 } else { 2 };
+                if self.engine.game().moves().len() < n {
+                    return {
+                        error("no move to take back", line);
+                        true
+                    };
+                }
+                self.cancel();
+                for _ in 0..n {
+                    self.engine.undo();
+                }
+                self.over = false;
+                if self.analyzing {
+                    self.analyze();
+                }
+            }
+            "post" => self.post = true,
+            "nopost" => self.post = false,
+            "memory" => match num(rest) {
+                Some(mb) if mb > 0 => {
+                    if let Err(e) = self.engine.set_hash((mb as usize).min(MAX_HASH)) {
+                        error(&e, line);
+                    }
+                }
+                _ => error("expected megabytes", line),
+            },
+            "cores" => match num(rest) {
+                Some(n) if n > 0 => self.engine.set_threads((n as usize).min(MAX_THREADS)),
+                _ => error("expected a number of cores", line),
+            },
+            "setboard" => self.setboard(line, rest),
+            "analyze" => {
+                self.analyzing = true;
+                self.engine_side = None;
+                self.analyze();
+            }
+            "exit" => {
+                self.cancel();
+                self.analyzing = false;
+            }
+            "lift" => self.lift(line, rest),
+            "put" => self.put(line, rest),
+            "quit" => {
+                self.cancel();
+                return false;
+            }
+            _ => {
+                // A bare move (XBoard without usermove=1).
+                let pos = *self.engine.position();
+                if rest.is_empty() && parse_xboard_move(&pos, cmd).is_ok() {
+                    self.usermove(cmd);
+                } else {
+                    error("unknown command", line);
+                }
+            }
+        }
+        true
+    }
+
+    pub(super) fn new_game(&mut self) {
+        self.cancel();
+        self.analyzing = false;
+        let _ = self.engine.set_variant("chess");
+        self.engine.set_chess960(false);
+        self.engine.clear_hash();
+        self.engine_side = Some(Color::Black);
+        self.over = false;
+        self.sd = None;
+        self.st_ms = None;
+        self.time_ms = None;
+        self.otim_ms = None;
+        send_setup(&self.engine);
+    }
+
+    pub(super) fn usermove(&mut self, tok: &str) {
+        if let Some(p) = self.pondering {
+            let mut g = self.engine.game().clone();
+            g.undo();
+            if parse_xboard_move(g.position(), tok) == Ok(p) {
+                // Ponder hit: the search goes on as the real one.
+                self.pondering = None;
+                self.engine.ponderhit();
+                return;
+            }
+            self.unponder();
+        }
+        let pos = *self.engine.position();
+        if self.over && !self.analyzing {
+            return out(&format!("Illegal move (game is over): {tok}"));
+        }
+        let m = match parse_xboard_move(&pos, tok) {
+            Ok(m) => m,
+            Err(e) => return out(&format!("Illegal move ({e}): {tok}")),
+        };
+        self.cancel();
+        self.engine.play(m);
+        self.unplayed_setup = None;
+        if self.analyzing {
+            self.analyze();
+            return;
+        }
+        if !self.check_end() {
+            self.think();
+        }
+    }
+}
