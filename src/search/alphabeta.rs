@@ -8,7 +8,7 @@ use super::movepick::{hist_idx, is_capture, pick};
 use super::score::*;
 use super::see::see_ge;
 use super::tt::Bound;
-use super::worker::{Buf, Worker};
+use super::worker::{Buf, Worker, BANK};
 use crate::rules::bitboard::*;
 use crate::rules::moves::*;
 use crate::rules::piece::*;
@@ -96,9 +96,10 @@ impl Worker<'_> {
     }
 
     fn qsearch(&mut self, pos: &Position, alpha: i32, beta: i32, ply: usize, qd: u32) -> i32 {
-        let mut buf = self.take_buf(ply);
+        let slot = ply.min(BANK - 1);
+        let mut buf = self.take_buf(slot);
         let r = self.qsearch_inner(&mut buf, pos, alpha, beta, ply, qd);
-        self.bufs[ply.min(MAX_PLY + 3)] = Some(buf);
+        self.bufs[slot] = Some(buf);
         r
     }
 
@@ -193,9 +194,10 @@ impl Worker<'_> {
         if depth <= 0 {
             return self.qsearch(pos, alpha, beta, ply, 0);
         }
-        let mut buf = self.take_buf(ply);
+        let slot = ply.min(BANK - 1) + BANK * (self.excluded[ply] != Move::NONE) as usize;
+        let mut buf = self.take_buf(slot);
         let r = self.search_inner(&mut buf, pos, alpha, beta, depth, ply, cut, null_ok);
-        self.bufs[ply] = Some(buf);
+        self.bufs[slot] = Some(buf);
         r
     }
 
@@ -238,6 +240,7 @@ impl Worker<'_> {
             }
         }
         let key = pos.key();
+        let excluded = self.excluded[ply];
         let tt_hit = self.shared.tt.probe(key);
         let mut tt_move = Move::NONE;
         if let Some(h) = tt_hit {
@@ -245,6 +248,7 @@ impl Worker<'_> {
             let s = from_tt(h.score, ply);
             if !pv_node
                 && ply > 0
+                && excluded == Move::NONE
                 && h.depth >= depth
                 && match h.bound {
                     Bound::Exact => true,
@@ -265,7 +269,7 @@ impl Worker<'_> {
         };
         self.eval_stack[ply] = eval;
         let improving = !in_check && ply >= 2 && eval > self.eval_stack[ply - 2];
-        if !pv_node && !in_check && ply > 0 {
+        if !pv_node && !in_check && ply > 0 && excluded == Move::NONE {
             // Reverse futility: far above beta at low depth.
             if self.on(Feature::Pruning)
                 && self.on(Feature::Rfp)
@@ -336,6 +340,9 @@ impl Worker<'_> {
         let moves = list.as_mut_slice();
         for i in 0..n {
             let m = pick(moves, scores, i);
+            if m == excluded {
+                continue;
+            }
             let capture = is_capture(pos, m);
             let quiet = !capture && m.move_type() != MoveType::Promotion;
             let child = pos.after(m);
@@ -384,7 +391,39 @@ impl Worker<'_> {
                     }
                 }
             }
-            let ext = (gives_check && ply < 2 * depth as usize + 8) as i32;
+            let mut ext = (gives_check && ply < 2 * depth as usize + 8) as i32;
+            // Singular extension: when every other move fails well below the table's
+            // score, the table move is the only good one and is searched deeper. When
+            // even without it the position beats beta, several moves refute it
+            // (multi-cut); when the table move alone is expected to beat beta, it is
+            // searched less deep.
+            if let Some(h) = tt_hit.filter(|h| {
+                ply > 0
+                    && m == tt_move
+                    && excluded == Move::NONE
+                    && depth >= 8
+                    && h.depth >= depth - 3
+                    && matches!(h.bound, Bound::Lower | Bound::Exact)
+                    && from_tt(h.score, ply).abs() < MATE_BOUND
+                    && ply < 2 * depth as usize + 8
+            }) {
+                let tt_score = from_tt(h.score, ply);
+                let sbeta = tt_score - 2 * depth;
+                self.excluded[ply] = m;
+                let s = self.search(pos, sbeta - 1, sbeta, (depth - 1) / 2, ply, cut, false);
+                self.excluded[ply] = Move::NONE;
+                self.pv_len[ply] = 0;
+                if self.stopped {
+                    return 0;
+                }
+                if s < sbeta {
+                    ext = 1;
+                } else if sbeta >= beta {
+                    return sbeta;
+                } else if tt_score >= beta {
+                    ext = -1;
+                }
+            }
             let new_depth = depth - 1 + ext;
             self.keys.push(child.key());
             self.cont_block[ply] = cont_block(moved_piece(pos, m), m.to());
@@ -499,7 +538,7 @@ impl Worker<'_> {
         } else {
             Bound::Upper
         };
-        if ply > 0 || self.root_excluded.is_empty() {
+        if excluded == Move::NONE && (ply > 0 || self.root_excluded.is_empty()) {
             self.shared.tt.store(
                 key,
                 best_move,

@@ -13,6 +13,9 @@ use std::time::Instant;
 
 /// A ply's move list and ordering scores, kept between nodes so that no node clears
 /// or allocates 8 KB of arrays.
+/// Buffers of one bank (one per ply).
+pub(crate) const BANK: usize = MAX_PLY + 4;
+
 pub(crate) struct Buf {
     pub(crate) list: MoveList,
     pub(crate) scores: [i32; MAX_MOVES],
@@ -31,6 +34,8 @@ pub(crate) struct Worker<'a> {
     pub(crate) hist: Box<Histories>,
     /// Continuation block of the move made at each ply.
     pub(crate) cont_block: [usize; MAX_PLY + 2],
+    /// The move a singular-extension search leaves out at each ply.
+    pub(crate) excluded: [Move; MAX_PLY + 2],
     pub(crate) killers: [[Move; 2]; MAX_PLY + 2],
     pub(crate) counters: Box<[[Move; 64]; 2 * NKINDS]>,
     pub(crate) prev: [(Piece, Square); MAX_PLY + 2],
@@ -55,7 +60,8 @@ impl<'a> Worker<'a> {
         hard_ms: u64,
     ) -> Worker<'a> {
         Worker {
-            bufs: (0..MAX_PLY + 4)
+            // Two banks: the second serves a singular search at the same ply.
+            bufs: (0..2 * BANK)
                 .map(|_| {
                     Some(Box::new(Buf {
                         list: MoveList::new(),
@@ -78,6 +84,7 @@ impl<'a> Worker<'a> {
                 .and_then(|mut h| h.pop())
                 .unwrap_or_else(|| Box::new(Histories::new())),
             cont_block: [NO_CONT; MAX_PLY + 2],
+            excluded: [Move::NONE; MAX_PLY + 2],
             killers: [[Move::NONE; 2]; MAX_PLY + 2],
             counters: Box::new([[Move::NONE; 64]; 2 * NKINDS]),
             prev: [(NO_PIECE, 0); MAX_PLY + 2],
@@ -145,8 +152,8 @@ impl<'a> Worker<'a> {
         self.limits.disabled & f as u32 == 0
     }
 
-    pub(crate) fn take_buf(&mut self, ply: usize) -> Box<Buf> {
-        self.bufs[ply.min(MAX_PLY + 3)].take().unwrap_or_else(|| {
+    pub(crate) fn take_buf(&mut self, slot: usize) -> Box<Buf> {
+        self.bufs[slot].take().unwrap_or_else(|| {
             Box::new(Buf {
                 list: MoveList::new(),
                 scores: [0; MAX_MOVES],
