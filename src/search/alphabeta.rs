@@ -4,7 +4,7 @@
 use super::eval::evaluate;
 use super::history::{cont_block, moved_piece, NO_CONT};
 use super::limits::Feature;
-use super::movepick::{hist_idx, is_capture, pick};
+use super::movepick::{is_capture, pick};
 use super::score::*;
 use super::see::see_ge;
 use super::tt::Bound;
@@ -120,10 +120,38 @@ impl Worker<'_> {
             return evaluate(pos);
         }
         let in_check = v.goal == Goal::Checkmate && pos.in_check();
+        let pv_node = beta - alpha > 1;
+        let key = pos.key();
+        let tt_hit = self.shared.tt.probe(key);
+        if let Some(h) = tt_hit {
+            let s = from_tt(h.score, ply);
+            if !pv_node
+                && match h.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => s >= beta,
+                    Bound::Upper => s <= alpha,
+                    Bound::None => false,
+                }
+            {
+                return s;
+            }
+        }
+        let orig_alpha = alpha;
         let mut best = -INF;
+        let mut best_move = Move::NONE;
+        let mut raw = 0;
         if !in_check {
-            let stand = evaluate(pos);
+            raw = match tt_hit {
+                Some(h) if h.eval.abs() < MATE_BOUND => h.eval,
+                _ => evaluate(pos),
+            };
+            let stand = self.corrected(pos, raw);
             if stand >= beta {
+                if tt_hit.is_none() {
+                    self.shared
+                        .tt
+                        .store(key, Move::NONE, to_tt(stand, ply), raw, 0, Bound::Lower);
+                }
                 return stand;
             }
             if stand > alpha {
@@ -148,7 +176,8 @@ impl Worker<'_> {
             }
         }
         let scores = &mut buf.scores;
-        self.order(pos, list, scores, Move::NONE, ply.min(MAX_PLY), false);
+        let tt_move = tt_hit.map_or(Move::NONE, |h| h.mv);
+        self.order(pos, list, scores, tt_move, ply.min(MAX_PLY), false);
         let n = list.len();
         let moves = list.as_mut_slice();
         for i in 0..n {
@@ -170,12 +199,23 @@ impl Worker<'_> {
                 best = score;
                 if score > alpha {
                     alpha = score;
+                    best_move = m;
                     if score >= beta {
                         break;
                     }
                 }
             }
         }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if pv_node && best > orig_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.shared
+            .tt
+            .store(key, best_move, to_tt(best, ply), raw, 0, bound);
         best
     }
 
@@ -218,7 +258,6 @@ impl Worker<'_> {
             return score;
         }
         let v = pos.variant();
-        let us = pos.side();
         let in_check = v.goal == Goal::Checkmate && pos.in_check();
         if ply > 0 {
             if self.is_repetition(pos) {
@@ -260,16 +299,35 @@ impl Worker<'_> {
                 return s;
             }
         }
-        let eval = if in_check {
-            -INF
+        let raw_eval = if in_check {
+            0
         } else if let Some(h) = tt_hit {
             h.eval
         } else {
             evaluate(pos)
         };
+        let eval = if in_check {
+            -INF
+        } else {
+            self.corrected(pos, raw_eval)
+        };
         self.eval_stack[ply] = eval;
         let improving = !in_check && ply >= 2 && eval > self.eval_stack[ply - 2];
         if !pv_node && !in_check && ply > 0 && excluded == Move::NONE {
+            // Razoring: far below alpha at low depth, only a capture can save the
+            // position, and quiescence says whether one does. (It borrows the second
+            // buffer bank: this node holds the first.)
+            if self.on(Feature::Pruning) && depth <= 3 && eval + 250 + 200 * depth * depth < alpha {
+                let mut b = self.take_buf(ply.min(BANK - 1) + BANK);
+                let v = self.qsearch_inner(&mut b, pos, alpha - 1, alpha, ply, 0);
+                self.bufs[ply.min(BANK - 1) + BANK] = Some(b);
+                if self.stopped {
+                    return 0;
+                }
+                if v < alpha {
+                    return v;
+                }
+            }
             // Reverse futility: far above beta at low depth.
             if self.on(Feature::Pruning)
                 && self.on(Feature::Rfp)
@@ -298,6 +356,57 @@ impl Worker<'_> {
                 }
                 if s >= beta {
                     return if s >= MATE_BOUND { beta } else { s };
+                }
+            }
+        }
+        // ProbCut: a capture that beats beta by a margin in a shallow search will
+        // beat beta in the full one.
+        let pc_beta = beta + 200 - 50 * improving as i32;
+        if !pv_node
+            && !in_check
+            && ply > 0
+            && excluded == Move::NONE
+            && depth >= 5
+            && beta.abs() < MATE_BOUND
+            && self.on(Feature::Pruning)
+            && !tt_hit.is_some_and(|h| h.depth >= depth - 3 && from_tt(h.score, ply) < pc_beta)
+        {
+            let list = &mut buf.list;
+            pos.legal_captures(list);
+            for i in 0..list.len() {
+                let m = list.as_slice()[i];
+                if !is_capture(pos, m) || !see_ge(pos, m, pc_beta - eval) {
+                    continue;
+                }
+                let child = pos.after(m);
+                self.keys.push(child.key());
+                self.cont_block[ply] = cont_block(moved_piece(pos, m), m.to());
+                self.prev[ply] = if m.move_type() == MoveType::Drop || m.is_pass() {
+                    (NO_PIECE, 0)
+                } else {
+                    (pos.piece_at(m.from()), m.to())
+                };
+                let mut s = -self.qsearch(&child, -pc_beta, -pc_beta + 1, ply + 1, 0);
+                if s >= pc_beta {
+                    s = -self.search(
+                        &child,
+                        -pc_beta,
+                        -pc_beta + 1,
+                        depth - 4,
+                        ply + 1,
+                        !cut,
+                        true,
+                    );
+                }
+                self.keys.pop();
+                if self.stopped {
+                    return 0;
+                }
+                if s >= pc_beta {
+                    self.shared
+                        .tt
+                        .store(key, m, to_tt(s, ply), raw_eval, depth - 3, Bound::Lower);
+                    return s;
                 }
             }
         }
@@ -456,8 +565,9 @@ impl Worker<'_> {
                     r = lmr.0[(depth as usize).min(63)][searched.min(63)] as i32;
                     r -= pv_node as i32;
                     r += (!pv_node && cut) as i32;
-                    let (f, t) = hist_idx(m);
-                    r -= self.hist.main[us.idx()][f][t] as i32 / 8192;
+                    r += !improving as i32;
+                    r -= (m == self.killers[ply][0] || m == self.killers[ply][1]) as i32;
+                    r -= self.quiet_score(pos, m, ply) / 12000;
                     r = r.clamp(0, new_depth - 1);
                 }
                 score = -self.search(
@@ -539,14 +649,17 @@ impl Worker<'_> {
             Bound::Upper
         };
         if excluded == Move::NONE && (ply > 0 || self.root_excluded.is_empty()) {
-            self.shared.tt.store(
-                key,
-                best_move,
-                to_tt(best, ply),
-                if in_check { 0 } else { eval },
-                depth,
-                bound,
-            );
+            self.shared
+                .tt
+                .store(key, best_move, to_tt(best, ply), raw_eval, depth, bound);
+            if !in_check
+                && (best_move == Move::NONE || !is_capture(pos, best_move))
+                && best.abs() < MATE_BOUND
+                && !(bound == Bound::Lower && best <= eval)
+                && !(bound == Bound::Upper && best >= eval)
+            {
+                self.update_correction(pos, depth, best - eval);
+            }
         }
         best
     }

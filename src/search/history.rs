@@ -9,6 +9,7 @@
 //! ±[`HIST_MAX`] and lets old knowledge fade as new bonuses arrive.
 
 use super::movepick::hist_idx;
+use super::score::MATE_BOUND;
 use super::worker::Worker;
 use crate::rules::bitboard::Square;
 use crate::rules::moves::*;
@@ -30,6 +31,45 @@ pub(crate) struct Histories {
     /// `(NO_CONT + 1)` blocks of `PIECES * 64` entries: block = previous piece and
     /// square, entry = this move's piece and square.
     cont: Vec<i16>,
+    /// Correction history per side and pawn-structure key: how far the static
+    /// evaluation has missed the search's result in such positions.
+    corr: Box<[[i32; CORR_SIZE]; 2]>,
+}
+
+/// Entries of the correction table.
+const CORR_SIZE: usize = 1 << 14;
+/// Units of a correction entry per centipawn.
+const CORR_GRAIN: i32 = 32;
+/// Largest correction entry (128 centipawns).
+const CORR_LIMIT: i32 = 128 * CORR_GRAIN;
+
+/// The correction table index of `pos`: pawns and kings (standard-bearers too) of
+/// each side, and the hands in drop variants.
+#[inline]
+fn corr_index(pos: &Position) -> usize {
+    let white = pos.pieces(Color::White);
+    let pawns = pos.kind_bb(Kind::Pawn);
+    let royals = pos.kind_bb(Kind::King) | pos.kind_bb(Kind::Bearer);
+    let mut h = (pawns & white).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        ^ (pawns & !white)
+            .wrapping_mul(0xC2B2_AE3D_27D4_EB4F)
+            .rotate_left(17)
+        ^ (royals & white)
+            .wrapping_mul(0x1656_67B1_9E37_79F9)
+            .rotate_left(29)
+        ^ (royals & !white)
+            .wrapping_mul(0x27D4_EB2F_1656_67C5)
+            .rotate_left(43);
+    if pos.variant().drops {
+        for k in ALL_KINDS {
+            let n = pos.hand(Color::White, k) as u64 | (pos.hand(Color::Black, k) as u64) << 4;
+            h = (h ^ n
+                .wrapping_mul(0xFF51_AFD7_ED55_8CCD)
+                .rotate_left(k as u32 * 5))
+            .wrapping_mul(0xC4CE_B9FE_1A85_EC53);
+        }
+    }
+    (h >> (64 - 14)) as usize
 }
 
 impl Histories {
@@ -39,6 +79,7 @@ impl Histories {
             main: Box::new([[[0; 64]; 65]; 2]),
             capture: Box::new([[[0; NKINDS]; 64]; PIECES]),
             cont: Vec::new(),
+            corr: Box::new([[0; CORR_SIZE]; 2]),
         }
     }
 
@@ -47,6 +88,7 @@ impl Histories {
             main: Box::new([[[0; 64]; 65]; 2]),
             capture: Box::new([[[0; NKINDS]; 64]; PIECES]),
             cont: vec![0; (NO_CONT + 1) * BLOCK],
+            corr: Box::new([[0; CORR_SIZE]; 2]),
         }
     }
 
@@ -97,6 +139,21 @@ pub(crate) fn cont_block(pc: Piece, to: Square) -> usize {
 }
 
 impl Worker<'_> {
+    /// The static evaluation `raw` corrected by what searches found before.
+    #[inline]
+    pub(crate) fn corrected(&self, pos: &Position, raw: i32) -> i32 {
+        let c = self.hist.corr[pos.side().idx()][corr_index(pos)] / CORR_GRAIN;
+        (raw + c).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+    }
+
+    /// Moves the correction of `pos` toward `diff` (search result less corrected eval).
+    #[inline]
+    pub(crate) fn update_correction(&mut self, pos: &Position, depth: i32, diff: i32) {
+        let bonus = (diff * depth * CORR_GRAIN / 8).clamp(-CORR_LIMIT / 4, CORR_LIMIT / 4);
+        let e = &mut self.hist.corr[pos.side().idx()][corr_index(pos)];
+        *e += bonus - *e * bonus.abs() / CORR_LIMIT;
+    }
+
     /// Continuation blocks of the moves one and two plies before `ply`.
     #[inline(always)]
     pub(crate) fn cont_blocks(&self, ply: usize) -> (usize, usize) {
