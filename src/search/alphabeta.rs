@@ -317,14 +317,18 @@ impl Worker<'_> {
             // Razoring: far below alpha at low depth, only a capture can save the
             // position, and quiescence says whether one does. (It borrows the second
             // buffer bank: this node holds the first.)
-            if self.on(Feature::Pruning) && depth <= 3 && eval + 250 + 200 * depth * depth < alpha {
+            if self.on(Feature::Pruning)
+                && depth <= 3
+                && alpha.abs() < MATE_BOUND
+                && eval + 250 + 200 * depth * depth < alpha
+            {
                 let mut b = self.take_buf(ply.min(BANK - 1) + BANK);
                 let v = self.qsearch_inner(&mut b, pos, alpha - 1, alpha, ply, 0);
                 self.bufs[ply.min(BANK - 1) + BANK] = Some(b);
                 if self.stopped {
                     return 0;
                 }
-                if v < alpha {
+                if v < alpha && v.abs() < MATE_BOUND {
                     return v;
                 }
             }
