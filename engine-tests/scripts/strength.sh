@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# The playing-strength measurements of issue 13, side by side in one run:
+#   1. the current lancer against commit bf400e6 (before the strength work) at 1+0.01
+#      in chess, fullcavalry, eightpiece, royalstandard and lighthouse;
+#   2. chess against Debian's fairy-stockfish 11.1 at 2+0.02 and at 10+0.1;
+#   3. lighthouse against a current Fairy-Stockfish (built from PyPI's pyffish sdist by
+#      build-fsf.sh) at 2+0.02 and at 10+0.1;
+#   4. lancer's average time a move over the first 40 moves at 10+0.1, and the time
+#      losses over every game.
+# Every match is `lancer match` (cutechess-cli's options and output) from balanced
+# openings written by `lancer openings`, colours swapped per opening, two games at a
+# time. PGNs and logs stay in the output folder.
+#
+# Usage: strength.sh [OUTDIR]
+# Environment: GAMES_SELF (games per variant against bf400e6, default 100),
+#   GAMES_FSF (games per FSF match, default 100), BASE (the old commit, default
+#   bf400e6), PARTS (which parts to run, default "self chess lighthouse"),
+#   CONCURRENCY (default 2).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+out=${1:-target/strength}
+games_self=${GAMES_SELF:-100}
+games_fsf=${GAMES_FSF:-100}
+base=${BASE:-bf400e6}
+parts=${PARTS:-self chess lighthouse}
+conc=${CONCURRENCY:-2}
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+
+cargo build --release --quiet
+new="$out/lancer-new"
+cp target/release/lancer "$new"
+old="$out/lancer-$base"
+if [ ! -x "$old" ]; then
+  wt="$out/worktree-$base"
+  rm -rf "$wt"
+  git worktree add --detach "$wt" "$base" >/dev/null
+  (cd "$wt" && cargo build --release --quiet)
+  cp "$wt/target/release/lancer" "$old"
+  git worktree remove --force "$wt"
+fi
+fsf_debian=/usr/games/fairy-stockfish
+fsf_current=target/fsf/fairy-stockfish
+ini=$(pwd)/engine-tests/fsf/lighthouse.ini
+
+openings() { # variant count
+  [ -s "$out/$1.epd" ] || "$new" openings --variant "$1" --count "$2" --plies 8 --seed 13 > "$out/$1.epd"
+}
+
+# match NAME VARIANT GAMES ENGINE-ARGS... : runs one match, keeps its log and PGN.
+match() {
+  local name=$1 variant=$2 games=$3
+  shift 3
+  openings "$variant" $(( (games + 1) / 2 ))
+  "$new" match "$@" -variant "$variant" -games "$games" -repeat -concurrency "$conc" \
+    -openings file="$out/$variant.epd" format=epd order=sequential \
+    -pgnout "$out/$name.pgn" > "$out/$name.log" 2>&1 || true
+  printf '%-28s %s\n' "$name" "$(grep -E '^Score of' "$out/$name.log" | tail -1)"
+  printf '%-28s %s\n' "" "$(grep -E '^Elo difference' "$out/$name.log" | tail -1)"
+}
+
+rm -f "$out"/*.pgn
+echo "== lancer $(git rev-parse --short HEAD) ($new), $(date -u +%FT%TZ)"
+if [[ " $parts " == *" self "* ]]; then
+  echo "== 1. against $base at 1+0.01, $games_self games per variant"
+  for v in chess fullcavalry eightpiece royalstandard lighthouse; do
+    match "self-$v" "$v" "$games_self" -engine cmd="$new" name=lancer -engine cmd="$old" name="$base" \
+      -each proto=uci tc=1+0.01
+  done
+fi
+if [[ " $parts " == *" chess "* ]]; then
+  echo "== 2. chess against Debian fairy-stockfish 11.1, $games_fsf games per time control"
+  [ -x "$fsf_debian" ] || { echo "missing $fsf_debian (apt-get install fairy-stockfish)"; exit 1; }
+  for tc in 2+0.02 10+0.1; do
+    match "fsf11-chess-$tc" chess "$games_fsf" -engine cmd="$new" name=lancer \
+      -engine cmd="$fsf_debian" name=fsf11 -each proto=uci tc="$tc"
+  done
+fi
+if [[ " $parts " == *" lighthouse "* ]]; then
+  echo "== 3. lighthouse against current Fairy-Stockfish, $games_fsf games per time control"
+  engine-tests/scripts/build-fsf.sh target/fsf >/dev/null
+  for tc in 2+0.02 10+0.1; do
+    match "fsf-lighthouse-$tc" lighthouse "$games_fsf" -engine cmd="$new" name=lancer \
+      -engine cmd="$fsf_current" name=fsf option.VariantPath="$ini" -each proto=uci tc="$tc"
+  done
+fi
+echo "== 4. time"
+python3 engine-tests/scripts/pgn_time.py lancer "$out"/*.pgn
