@@ -40,6 +40,60 @@ fn perft_last_line_is_nodes_searched() {
     assert!(stderr(&o).contains("nodes/s"), "time and nps go to stderr");
 }
 
+/// Issue 17: `perft --divide` prints each root move as soon as it is counted, not
+/// everything at the end (a deep perft would otherwise show nothing for minutes).
+#[test]
+fn perft_divide_streams_root_moves() {
+    use std::io::{BufRead, BufReader};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_lancer"))
+        .args(["perft", "--variant", "chess", "--divide", "8"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("lancer runs");
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    // Perft 8 of chess is 84 998 978 956 leaves: far from done when the first line comes.
+    let running = child.try_wait().unwrap().is_none();
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(running, "the first line came only at the end: {first}");
+    let (mv, n) = first.trim().split_once(": ").expect("MOVE: COUNT");
+    assert_eq!(mv.len(), 4, "{first}");
+    assert!(n.parse::<u64>().unwrap() > 10_000_000, "{first}");
+}
+
+/// Issue 17: OpenBench builds with `make EXE=<path>` and reads `bench`'s last
+/// `N nodes` and `M nps` lines (it scans the output from the end).
+#[test]
+fn openbench_make_target_and_bench_lines() {
+    let o = Command::new("make")
+        .args(["-n", "EXE=/tmp/openbench/lancer-x"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env_remove("CARGO")
+        .output()
+        .expect("make runs (.ci/run installs it)");
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(
+        stdout(&o).lines().collect::<Vec<_>>(),
+        [
+            "cargo build --release",
+            "cp target/release/lancer /tmp/openbench/lancer-x"
+        ]
+    );
+    let o = lancer(&["bench", "3"]);
+    assert!(o.status.success());
+    let out = stdout(&o);
+    let mut tail = out.lines().rev();
+    let nps = tail.next().unwrap();
+    let nodes = tail.next().unwrap();
+    let num = |l: &str, unit: &str| l.strip_suffix(unit).and_then(|n| n.parse::<u64>().ok());
+    assert!(num(nps, " nps").is_some(), "{out}");
+    assert!(num(nodes, " nodes").is_some_and(|n| n > 0), "{out}");
+}
+
 #[test]
 fn perft_divide_and_threads() {
     let o = lancer(&[

@@ -668,6 +668,10 @@ fn unknown_and_unimplemented_arguments_are_refused() {
             &["-each", "st=1e30"][..],
             "st: '1e30' is not a time in seconds",
         ),
+        (
+            &["-engine", "cmd=lancer 'unclosed", "name=c"][..],
+            "c: cmd=lancer 'unclosed: unbalanced quotes",
+        ),
     ] {
         let mut args = vec![
             "-engine", &me, "name=a", "-engine", &me, "name=b", "-each", "tc=1",

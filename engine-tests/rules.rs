@@ -210,14 +210,7 @@ fn random_playouts_keep_invariants() {
     let mut rng = rand::rngs::StdRng::seed_from_u64(20261122);
     for v in variants().all() {
         for game in 0..60 {
-            let start = match &v.start {
-                lancer::rules::variant::Start::Random(r) => {
-                    let n = rng.gen_range(0..lancer::rules::setups::setup_count(*r));
-                    Position::from_efen(v, &v.setup_fen(*r, n).unwrap()).unwrap()
-                }
-                _ => Position::from_efen(v, &v.default_start_fen()).unwrap(),
-            };
-            let mut p = start;
+            let mut p = random_start(v, &mut rng);
             for ply in 0..160 {
                 assert_eq!(
                     p.key(),

@@ -158,3 +158,125 @@ fn king_capture_scores_as_mate() {
     let r = go(&p, &[p.key()], depth(1));
     assert!(r.score < MATE_BOUND, "{}", uci_score(r.score));
 }
+
+/// The EFEN of `efen` with the colours swapped and the board turned upside down:
+/// ranks reversed, letters' case swapped, lancer facings mirrored north-south, hands,
+/// side, castling rights and the en-passant square swapped with them.
+fn colour_mirror(efen: &str) -> String {
+    let f: Vec<&str> = efen.split_whitespace().collect();
+    let (board, hand) = match f[0].find('[') {
+        Some(i) => (&f[0][..i], Some(&f[0][i..])),
+        None => (f[0], None),
+    };
+    let swap = |c: char| {
+        if c.is_ascii_uppercase() {
+            c.to_ascii_lowercase()
+        } else {
+            c.to_ascii_uppercase()
+        }
+    };
+    let ranks: Vec<&str> = board.split('/').collect();
+    let height = ranks.len() as u32;
+    let mut out = Vec::new();
+    for r in ranks.iter().rev() {
+        let mut s = String::new();
+        let mut chars = r.chars();
+        while let Some(c) = chars.next() {
+            if c == '(' {
+                let state: String = chars.by_ref().take_while(|&c| c != ')').collect();
+                let flipped = match state.as_str() {
+                    "n" => "s",
+                    "s" => "n",
+                    "ne" => "se",
+                    "se" => "ne",
+                    "nw" => "sw",
+                    "sw" => "nw",
+                    other => other,
+                };
+                s.push_str(&format!("({flipped})"));
+            } else if c.is_ascii_alphabetic() {
+                s.push(swap(c));
+            } else {
+                s.push(c);
+            }
+        }
+        out.push(s);
+    }
+    let mut b = out.join("/");
+    if let Some(h) = hand {
+        b.extend(h.chars().map(swap));
+    }
+    let side = if f[1] == "w" { "b" } else { "w" };
+    let castling = if f[2] == "-" {
+        "-".to_string()
+    } else {
+        let s: Vec<char> = f[2].chars().map(swap).collect();
+        let mut c: String = s.iter().filter(|c| c.is_ascii_uppercase()).collect();
+        c.extend(s.iter().filter(|c| c.is_ascii_lowercase()));
+        c
+    };
+    let ep = if f[3] == "-" {
+        "-".to_string()
+    } else {
+        let rank: u32 = f[3][1..].parse().unwrap();
+        format!("{}{}", &f[3][..1], height + 1 - rank)
+    };
+    format!("{b} {side} {castling} {ep} {} {}", f[4], f[5])
+}
+
+/// Issue 14: the evaluation does not favour a colour. A position and its colour mirror
+/// (same side to move, colours swapped) get the same score for the side to move, in
+/// every variant, over random games; and `eval`'s parts add up to the evaluation.
+#[test]
+fn evaluation_is_colour_symmetric() {
+    use lancer::rules::moves::MoveList;
+    use lancer::search::eval::{breakdown, evaluate};
+    use rand::{Rng, SeedableRng};
+    let mut rng = rand::rngs::StdRng::seed_from_u64(14);
+    let mut checked = 0;
+    for v in variants().all() {
+        for game in 0..12 {
+            let mut p = random_start(v, &mut rng);
+            for _ply in 0..80 {
+                let efen = p.efen();
+                let m = colour_mirror(&efen);
+                let q = Position::from_efen(v, &m)
+                    .unwrap_or_else(|e| panic!("{}: mirror {m} of {efen}: {e}", v.name));
+                assert_eq!(colour_mirror(&m), efen, "{}: mirror twice", v.name);
+                assert_eq!(
+                    evaluate(&p),
+                    evaluate(&q),
+                    "{} game {game}: {efen} and its mirror {m}: {:?} / {:?}",
+                    v.name,
+                    breakdown(&p),
+                    breakdown(&q)
+                );
+                assert_eq!(
+                    p.legal_move_count(),
+                    q.legal_move_count(),
+                    "{}: {efen} / {m}",
+                    v.name
+                );
+                let b = breakdown(&p);
+                let sum = b.terms().iter().map(|t| t.1.mg).sum::<i32>();
+                assert_eq!(sum, b.sum().mg);
+                assert_eq!(b.for_side(p.side()), evaluate(&p));
+                checked += 1;
+                let mut l = MoveList::new();
+                p.legal_moves(&mut l);
+                if l.is_empty() {
+                    break;
+                }
+                let mv = l.as_slice()[rng.gen_range(0..l.len())];
+                p.do_move(mv);
+                if p.king_sq(lancer::rules::Color::White).is_none()
+                    || p.king_sq(lancer::rules::Color::Black).is_none()
+                {
+                    break;
+                }
+            }
+        }
+    }
+    eprintln!("{checked} positions");
+    assert!(checked > 3000, "{checked}");
+}

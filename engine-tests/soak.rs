@@ -1,7 +1,7 @@
 //! The short soak for CI: `engine-tests/scripts/soak.sh 2` on the built binary, two
 //! games per variant at 1+0.01, UCI against CECP. Any illegal move, time forfeit,
 //! crash, protocol error or PGN that does not replay fails it. The long run
-//! (`soak.sh 20`, README "Reliability") is done by hand.
+//! (`soak.sh 20`, CONTRIBUTING.md "Reliability") is done by hand.
 
 use std::process::Command;
 

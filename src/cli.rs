@@ -236,12 +236,15 @@ fn run_perft(vs: &Variants, mut a: PerftArgs) -> Result<(), String> {
     let nodes = if depth == 0 {
         1
     } else if a.divide || a.threads > 1 {
-        let lines = pool.install(|| perft::divide(&pos, depth));
-        let total: u64 = lines.iter().map(|(_, n)| n).sum();
-        if a.divide {
-            for (m, n) in &lines {
-                println!("{m}: {n}");
-            }
+        let divide = a.divide;
+        let total = pool.install(|| {
+            perft::divide(&pos, depth, &|m, n| {
+                if divide {
+                    println!("{m}: {n}");
+                }
+            })
+        });
+        if divide {
             println!();
         }
         total

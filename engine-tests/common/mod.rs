@@ -18,6 +18,20 @@ pub fn pos(variant: &str, efen: &str) -> Position {
     Position::from_efen(v, efen).unwrap_or_else(|e| panic!("{variant} {efen}: {e}"))
 }
 
+/// A variant's start position; random-setup variants draw their setup from `rng`.
+pub fn random_start(
+    v: &'static lancer::rules::variant::Variant,
+    rng: &mut impl rand::Rng,
+) -> Position {
+    match &v.start {
+        lancer::rules::variant::Start::Random(r) => {
+            let n = rng.gen_range(0..lancer::rules::setups::setup_count(*r));
+            Position::from_efen(v, &v.setup_fen(*r, n).unwrap()).unwrap()
+        }
+        _ => Position::from_efen(v, &v.default_start_fen()).unwrap(),
+    }
+}
+
 /// Path of a file under engine-tests/.
 pub fn data_path(rel: &str) -> std::path::PathBuf {
     std::path::Path::new(env!("CARGO_MANIFEST_DIR"))

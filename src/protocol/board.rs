@@ -77,16 +77,18 @@ pub fn diagram(pos: &Position) -> String {
             v.join(" ")
         }
     };
+    // Stockfish's three lines first (tools read `Fen:` and `Key:`), then lancer's own.
+    s.push_str(&format!("Fen: {}\n", pos.efen()));
+    s.push_str(&format!("Key: {:016X}\n", pos.key()));
+    s.push_str(&format!("Checkers: {}\n", names(pos.checkers())));
     s.push_str(&format!("EFEN: {}\n", pos.efen()));
     s.push_str(&format!("Side to move: {}\n", pos.side().name()));
-    s.push_str(&format!("Checkers: {}\n", names(pos.checkers())));
     if v.has(Kind::Jailer) {
         s.push_str(&format!("Held: {}\n", names(held)));
     }
     if v.has(Kind::Bearer) {
         s.push_str(&format!("Frozen: {}\n", names(pos.frozen())));
     }
-    s.push_str(&format!("Key: {:016X}\n", pos.key()));
     let texts: Vec<String> = list.iter().map(|&m| move_text(pos, m)).collect();
     s.push_str(&format!(
         "Legal moves ({}): {}",

@@ -7,6 +7,7 @@ use crate::engine::options::{OptionKind, OPTIONS};
 use crate::engine::Engine;
 use crate::rules::notation::{move_text, parse_move};
 use crate::rules::perft;
+use crate::rules::variant::Goal;
 use crate::rules::Position;
 use crate::search::eval::breakdown;
 use crate::search::tt::Bound;
@@ -180,6 +181,12 @@ pub fn bestmove_line(pos: &Position, r: &SearchResult) -> String {
             }
             s
         }
+        // No move at all: say why first, as Stockfish does (mated, or a draw).
+        None if pos.legal_move_count() == 0 => {
+            let mated = pos.variant().goal == Goal::Checkmate && pos.in_check();
+            let score = if mated { "mate 0" } else { "cp 0" };
+            format!("info depth 0 score {score}\nbestmove (none)")
+        }
         None => "bestmove (none)".into(),
     }
 }
@@ -282,12 +289,8 @@ fn cmd_go(engine: &mut Engine, args: &str) {
     }
     if let Some(d) = perft_depth {
         engine.stop();
-        let lines = perft::divide(&pos, engine.capped_depth(d.max(1) as i32) as u32);
-        let mut total = 0;
-        for (m, n) in &lines {
-            out(&format!("{m}: {n}"));
-            total += n;
-        }
+        let depth = engine.capped_depth(d.max(1) as i32) as u32;
+        let total = perft::divide(&pos, depth, &|m, n| out(&format!("{m}: {n}")));
         out("");
         out(&format!(
             "Nodes searched: {}",
@@ -309,23 +312,26 @@ fn cmd_go(engine: &mut Engine, args: &str) {
 }
 
 fn cmd_eval(engine: &Engine) {
+    // Every number is shown with what it adds to, so the lines can be checked by hand:
+    // the terms sum to `sum`, `sum` blends by the phase, the tempo goes to the mover.
     let pos = engine.position();
     let b = breakdown(pos);
-    for (name, s) in [
-        ("material", b.material),
-        ("squares", b.pst),
-        ("activity", b.activity),
-        ("pawns", b.pawns),
-    ] {
-        out(&format!(
-            "info string eval {name:<9} mg {:>6} eg {:>6}",
-            s.mg, s.eg
-        ));
+    let row = |name: &str, s: crate::search::eval::Score| {
+        format!("info string eval {name:<9} mg {:>6} eg {:>6}", s.mg, s.eg)
+    };
+    for (name, s) in b.terms() {
+        out(&row(name, s));
     }
+    out(&format!("{} (White's view)", row("sum", b.sum())));
     out(&format!(
-        "info string eval phase {} / 256, total {} (side to move)",
+        "info string eval phase {} / 256: {} (White's view)",
         b.phase,
-        uci_score(crate::search::eval::evaluate(pos))
+        b.tapered()
+    ));
+    out(&format!(
+        "info string eval tempo {}: total {} (side to move)",
+        crate::search::eval::TEMPO,
+        uci_score(b.for_side(pos.side()))
     ));
 }
 

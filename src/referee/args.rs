@@ -512,6 +512,7 @@ pub fn parse_args(args: &[String]) -> Result<MatchConfig, String> {
         if cfg.cmd.is_empty() {
             return Err(format!("{}: missing cmd=", cfg.name));
         }
+        super::engine::split_cmd(&cfg.cmd).map_err(|e| format!("{}: {e}", cfg.name))?;
         if cfg.nodes.is_some() && cfg.proto == Proto::Xboard {
             return Err(format!("{}: nodes= needs proto=uci", cfg.name));
         }

@@ -168,33 +168,16 @@ pub fn edit_commands(fen: &str, usermove: bool) -> Vec<String> {
     out
 }
 
-fn split_cmd(cmd: &str) -> Vec<String> {
-    // Quotes group words: cmd="lancer --variants my.ini".
-    let mut out = Vec::new();
-    let mut cur = String::new();
-    let mut quote = None;
-    for c in cmd.chars() {
-        match (quote, c) {
-            (None, '"' | '\'') => quote = Some(c),
-            (Some(q), c) if c == q => quote = None,
-            (None, c) if c.is_whitespace() => {
-                if !cur.is_empty() {
-                    out.push(std::mem::take(&mut cur));
-                }
-            }
-            (_, c) => cur.push(c),
-        }
-    }
-    if !cur.is_empty() {
-        out.push(cur);
-    }
-    out
+/// Splits an engine's `cmd=` into program and arguments as a POSIX shell would
+/// (quotes group words, `''` is an empty argument); unbalanced quotes are an error.
+pub(crate) fn split_cmd(cmd: &str) -> Result<Vec<String>, String> {
+    shlex::split(cmd).ok_or_else(|| format!("cmd={cmd}: unbalanced quotes or a trailing backslash"))
 }
 
 impl EngineProcess {
     /// Starts the engine and runs the protocol handshake.
     pub fn start(config: &EngineConfig, variant: &str) -> Result<EngineProcess, String> {
-        let argv = split_cmd(&config.cmd);
+        let argv = split_cmd(&config.cmd).map_err(|e| format!("{}: {e}", config.name))?;
         let prog = argv
             .first()
             .ok_or_else(|| format!("{}: empty cmd", config.name))?;
@@ -572,6 +555,23 @@ mod tests {
         assert_eq!(cecp_score(100_003), uci_mate_score(3));
         assert_eq!(cecp_score(-100_002), uci_mate_score(-2));
         assert_eq!(cecp_score(-35), -35);
+    }
+
+    #[test]
+    fn engine_commands_split_as_a_shell_would() {
+        let v = |s: &str| split_cmd(s).unwrap();
+        assert_eq!(
+            v("lancer --variants my.ini"),
+            ["lancer", "--variants", "my.ini"]
+        );
+        assert_eq!(
+            v("'/opt/my engine/x' \"a b\" c"),
+            ["/opt/my engine/x", "a b", "c"]
+        );
+        assert_eq!(v("x '' y"), ["x", "", "y"], "an empty argument is kept");
+        assert!(v("").is_empty());
+        assert!(split_cmd("x 'unclosed").is_err());
+        assert!(split_cmd("x \"unclosed").is_err());
     }
 
     #[test]

@@ -22,13 +22,18 @@ pub fn perft(pos: &Position, depth: u32) -> u64 {
     n
 }
 
-/// Per-root-move counts (move text, count), root moves split over the rayon pool.
-pub fn divide(pos: &Position, depth: u32) -> Vec<(String, u64)> {
+/// Perft split by root move over the rayon pool: `report` gets each root move's text
+/// and count as soon as it is counted (in move order on one thread). Returns the total.
+pub fn divide(pos: &Position, depth: u32, report: &(dyn Fn(&str, u64) + Sync)) -> u64 {
     let mut list = MoveList::new();
     pos.legal_moves(&mut list);
     let d = depth.max(1);
     list.as_slice()
         .par_iter()
-        .map(|&m| (move_text(pos, m), perft(&pos.after(m), d - 1)))
-        .collect()
+        .map(|&m| {
+            let n = perft(&pos.after(m), d - 1);
+            report(&move_text(pos, m), n);
+            n
+        })
+        .sum()
 }

@@ -52,7 +52,7 @@ impl std::ops::Mul<i32> for Score {
 }
 
 /// Bonus for having the move.
-const TEMPO: i32 = 12;
+pub const TEMPO: i32 = 12;
 
 /// Per-side evaluation terms, White minus Black.
 #[derive(Default, Debug)]
@@ -81,16 +81,43 @@ pub fn breakdown(pos: &Position) -> Breakdown {
     b
 }
 
+impl Breakdown {
+    /// The terms by name, in the order `eval` prints them.
+    pub fn terms(&self) -> [(&'static str, Score); 4] {
+        [
+            ("material", self.material),
+            ("squares", self.pst),
+            ("activity", self.activity),
+            ("pawns", self.pawns),
+        ]
+    }
+
+    /// The sum of the terms (White's view, middlegame and endgame).
+    pub fn sum(&self) -> Score {
+        let mut t = Score::default();
+        for (_, s) in self.terms() {
+            t += s;
+        }
+        t
+    }
+
+    /// The sum blended by the phase (White's view, centipawns).
+    pub fn tapered(&self) -> i32 {
+        let t = self.sum();
+        (t.mg * self.phase + t.eg * (256 - self.phase)) / 256
+    }
+
+    /// The evaluation for `side` to move: the tapered sum from its side, plus the tempo.
+    pub fn for_side(&self, side: Color) -> i32 {
+        let v = self.tapered();
+        let v = if side == Color::White { v } else { -v };
+        v + TEMPO
+    }
+}
+
 /// The static evaluation for the side to move.
 pub fn evaluate(pos: &Position) -> i32 {
-    let b = breakdown(pos);
-    let mut total = b.material;
-    total += b.pst;
-    total += b.activity;
-    total += b.pawns;
-    let v = (total.mg * b.phase + total.eg * (256 - b.phase)) / 256;
-    let v = if pos.side() == Color::White { v } else { -v };
-    v + TEMPO
+    breakdown(pos).for_side(pos.side())
 }
 
 /// Squares of `b` a bitboard helper re-export for the feature files.
