@@ -619,10 +619,17 @@ fn two_engine_results_as_cutechess_prints_them() {
         "...      a playing White: 0 - 0 - 1  [0.500] 1",
         "...      White vs Black: 0 - 0 - 1  [0.500] 1",
         "Elo difference: 0.0 +/- 0.0, LOS: nan %, DrawRatio: 100.0 %",
-        "Started game 2 of 2 (b vs a)",
+        "ETA: ",
     ]
     .join("\n");
     assert!(out.contains(&first), "{out}");
+    // The time left after each interval but the last (issue 17).
+    let eta = regex::Regex::new(
+        r"(?m)^ETA: \d+s \(1 of 2 games, \d+\.\d s a game\)\nStarted game 2 of 2",
+    )
+    .unwrap();
+    assert!(eta.is_match(&out), "{out}");
+    assert_eq!(out.matches("ETA: ").count(), 1, "{out}");
 }
 
 /// Issue 15: what `lancer match` does not do is refused, not ignored.

@@ -198,6 +198,7 @@ pub fn run(cfg: MatchConfig, variants: &Variants) -> Result<MatchReport, String>
         error: None,
     });
     let stop = std::sync::atomic::AtomicBool::new(false);
+    let started = std::time::Instant::now();
     let workers = (cfg.concurrency as u64).min(total).max(1) as usize;
     std::thread::scope(|s| {
         for _ in 0..workers {
@@ -285,6 +286,11 @@ pub fn run(cfg: MatchConfig, variants: &Variants) -> Result<MatchReport, String>
                 }
                 if cfg.rating_interval > 0 && t.finished % cfg.rating_interval as u64 == 0 {
                     let _ = writeln!(out, "{}", results_text(cfg, &t.players));
+                    if t.finished < total {
+                        let eta =
+                            eta_text(started.elapsed(), t.finished, total, cfg.sprt.is_some());
+                        let _ = writeln!(out, "{eta}");
+                    }
                 }
                 if let Some(sp) = cfg.sprt {
                     let llr = sp.llr(&t.players[0].total());
@@ -313,6 +319,26 @@ pub fn run(cfg: MatchConfig, variants: &Variants) -> Result<MatchReport, String>
     })
 }
 
+/// The `-ratinginterval` estimate of the time left: the wall time per finished game so
+/// far (concurrency included) times the games still to play. With an SPRT it is an
+/// upper bound, since the test may stop early.
+fn eta_text(elapsed: std::time::Duration, finished: u64, total: u64, sprt: bool) -> String {
+    let per_game = elapsed.as_secs_f64() / finished.max(1) as f64;
+    let left = (per_game * total.saturating_sub(finished) as f64).round() as u64;
+    let (h, m, s) = (left / 3600, left / 60 % 60, left % 60);
+    let time = if h > 0 {
+        format!("{h}h {m:02}m {s:02}s")
+    } else if m > 0 {
+        format!("{m}m {s:02}s")
+    } else {
+        format!("{s}s")
+    };
+    format!(
+        "ETA: {}{time} ({finished} of {total} games, {per_game:.1} s a game)",
+        if sprt { "at most " } else { "" }
+    )
+}
+
 /// Replays a PGN file; prints how many games replayed.
 pub fn pgn_check(path: &str, variants: &Variants) -> Result<usize, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
@@ -322,6 +348,23 @@ pub fn pgn_check(path: &str, variants: &Variants) -> Result<usize, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn eta_from_time_per_finished_game() {
+        let d = std::time::Duration::from_secs;
+        assert_eq!(
+            eta_text(d(120), 4, 100, false),
+            "ETA: 48m 00s (4 of 100 games, 30.0 s a game)"
+        );
+        assert_eq!(
+            eta_text(d(10), 1, 1000, true),
+            "ETA: at most 2h 46m 30s (1 of 1000 games, 10.0 s a game)"
+        );
+        assert_eq!(
+            eta_text(d(3), 3, 4, false),
+            "ETA: 1s (3 of 4 games, 1.0 s a game)"
+        );
+    }
 
     #[test]
     fn time_controls() {
