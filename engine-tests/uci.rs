@@ -96,3 +96,49 @@ fn movetime_is_spent_whole() {
     s.finish().unwrap();
     assert!(ms >= 900, "go movetime 1000 answered after {ms} ms");
 }
+
+/// Issue 17: after the first second a search names each root move it starts
+/// (`info depth D currmove M currmovenumber N`, as Stockfish does); a shorter search
+/// sends none.
+#[test]
+fn current_move_lines_after_the_first_second() {
+    let mut s = Session::start(&["uci"]);
+    let best = Regex::new(r"^bestmove (\S+)").unwrap();
+    let cur = Regex::new(r"^info depth (\d+) currmove (\S+) currmovenumber (\d+)$").unwrap();
+    s.send("uci");
+    s.expect(&Regex::new("^uciok$").unwrap(), Duration::from_secs(10))
+        .unwrap();
+    s.send("setoption name UCI_Variant value fullcavalry");
+    s.send("position startpos");
+    s.send("go movetime 300");
+    s.expect(&best, Duration::from_secs(20)).unwrap();
+    assert!(
+        !s.seen.iter().any(|l| l.contains("currmove")),
+        "a 300 ms search: {:?}",
+        s.seen
+    );
+    s.send("go infinite");
+    let t = std::time::Instant::now();
+    let first = s.expect(&cur, Duration::from_secs(30)).unwrap();
+    let ms = t.elapsed().as_millis();
+    std::thread::sleep(Duration::from_millis(1500));
+    s.send("stop");
+    s.expect(&best, Duration::from_secs(20)).unwrap();
+    s.send("quit");
+    let (_, seen) = s.finish().unwrap();
+    assert!(ms >= 1000, "first current-move line after {ms} ms: {first}");
+    let v = lancer::rules::Variants::builtin();
+    let fc = v.get("fullcavalry").unwrap();
+    let p = lancer::rules::Position::from_efen(fc, &fc.default_start_fen()).unwrap();
+    let mut n = 0;
+    for l in &seen {
+        if let Some(c) = cur.captures(l) {
+            let m = lancer::rules::notation::parse_move(&p, &c[2]);
+            assert!(m.is_ok(), "not a legal root move: {l}");
+            let k: usize = c[3].parse().unwrap();
+            assert!((1..=p.legal_move_count()).contains(&k), "{l}");
+            n += 1;
+        }
+    }
+    assert!(n >= 1, "{seen:?}");
+}

@@ -472,6 +472,10 @@ fn run_analyse(vs: &Variants, a: AnalyseArgs) -> Result<(), String> {
     let r = engine.analyse(
         limits,
         Box::new(|root, i| {
+            // The current-move lines are for GUIs; a terminal reader wants the PVs.
+            if i.currmove.is_some() {
+                return;
+            }
             println!("{}", info_line(root, i));
             let mut p = *root;
             let mut pv_san = Vec::new();

@@ -142,6 +142,13 @@ fn cmd_position(engine: &mut Engine, args: &str) {
 
 /// The UCI `info` line of one search report (also what `lancer analyse` prints).
 pub fn info_line(pos: &Position, i: &Info) -> String {
+    if let Some((m, n)) = i.currmove {
+        return format!(
+            "info depth {} currmove {} currmovenumber {n}",
+            i.depth,
+            move_text(pos, m)
+        );
+    }
     let score = Score(i.score);
     let (cp, mate) = (
         score.centipawns(),

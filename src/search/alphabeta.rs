@@ -537,6 +537,9 @@ impl Worker<'_> {
                     ext = -1;
                 }
             }
+            if ply == 0 {
+                self.report_root_move(m, searched + 1);
+            }
             let new_depth = depth - 1 + ext;
             self.keys.push(child.key());
             self.cont_block[ply] = cont_block(moved_piece(pos, m), m.to());

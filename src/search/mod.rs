@@ -75,6 +75,9 @@ pub struct Info {
     pub hashfull: u32,
     pub time_ms: u64,
     pub pv: Vec<Move>,
+    /// Set in a current-move report (the root move being searched and its number,
+    /// from 1): only `depth` and this mean anything then.
+    pub currmove: Option<(Move, usize)>,
 }
 
 /// The final answer.

@@ -76,6 +76,7 @@ pub fn search(
             );
         }
         let mut w = Worker::new(shared, limits, &keys, true, start, tm.maximum);
+        w.report = Some(on_info);
         let mut best: Option<(Move, Option<Move>, i32, i32)> = None;
         let mut prev_score = 0;
         let mut last_best = Move::NONE;
@@ -86,6 +87,7 @@ pub fn search(
             w.root_excluded.clear();
             w.root_nodes.clear();
             w.best_changes = 0.0;
+            w.root_depth = depth;
             let mut lines: Vec<(i32, Vec<Move>)> = Vec::new();
             for pv_idx in 0..multipv {
                 w.seldepth = 0;
@@ -114,7 +116,7 @@ pub fn search(
                     let ms = w.elapsed_ms();
                     if ms > 1000 && multipv == 1 && w.pv_len[0] > 0 {
                         let nodes = w.nodes + shared.nodes.load(Ordering::Relaxed);
-                        on_info(&Info {
+                        let info = Info {
                             depth,
                             seldepth: w.seldepth as i32,
                             multipv: 1,
@@ -125,7 +127,9 @@ pub fn search(
                             hashfull: shared.tt.hashfull(),
                             time_ms: ms,
                             pv: w.pv[0][..w.pv_len[0]].to_vec(),
-                        });
+                            currmove: None,
+                        };
+                        w.emit(&info);
                     }
                     if bound == Bound::Upper {
                         b = (a + b) / 2;
@@ -164,7 +168,7 @@ pub fn search(
             let total_nodes = w.nodes + shared.nodes.load(Ordering::Relaxed);
             let ms = w.elapsed_ms();
             for (i, (score, pv)) in lines.iter().enumerate() {
-                on_info(&Info {
+                let info = Info {
                     depth,
                     seldepth: w.seldepth as i32,
                     multipv: i + 1,
@@ -175,7 +179,9 @@ pub fn search(
                     hashfull: shared.tt.hashfull(),
                     time_ms: ms,
                     pv: pv.clone(),
-                });
+                    currmove: None,
+                };
+                w.emit(&info);
             }
             let (score, pv) = &lines[0];
             best = Some((pv[0], pv.get(1).copied(), *score, depth));

@@ -3,7 +3,7 @@
 use super::history::{Histories, NO_CONT};
 use super::limits::{Feature, Limits};
 use super::score::MAX_PLY;
-use super::Shared;
+use super::{Info, Shared};
 use crate::rules::bitboard::Square;
 use crate::rules::moves::*;
 use crate::rules::piece::*;
@@ -48,6 +48,11 @@ pub(crate) struct Worker<'a> {
     /// Root best-move changes (main thread), for time management.
     pub(crate) best_changes: f64,
     pub(crate) stopped: bool,
+    /// Where the main thread reports (iterations, failed windows, the current root
+    /// move); helper threads report nothing.
+    pub(crate) report: Option<&'a mut (dyn FnMut(&Info) + 'a)>,
+    /// The iteration's depth, for the current-move reports.
+    pub(crate) root_depth: i32,
 }
 
 impl<'a> Worker<'a> {
@@ -95,7 +100,42 @@ impl<'a> Worker<'a> {
             root_nodes: Vec::new(),
             best_changes: 0.0,
             stopped: false,
+            report: None,
+            root_depth: 0,
         }
+    }
+
+    /// Sends a report to the protocol (main thread only).
+    pub(crate) fn emit(&mut self, info: &Info) {
+        if let Some(r) = self.report.as_mut() {
+            r(info);
+        }
+    }
+
+    /// Tells the GUI which root move is being searched, as Stockfish does, once the
+    /// search has run a second (earlier the lines would only flood the GUI).
+    pub(crate) fn report_root_move(&mut self, m: Move, number: usize) {
+        if self.report.is_none() {
+            return;
+        }
+        let ms = self.elapsed_ms();
+        if ms < 1000 {
+            return;
+        }
+        let info = Info {
+            depth: self.root_depth,
+            seldepth: 0,
+            multipv: 1,
+            score: 0,
+            bound: super::tt::Bound::None,
+            nodes: self.nodes,
+            nps: 0,
+            hashfull: 0,
+            time_ms: ms,
+            pv: Vec::new(),
+            currmove: Some((m, number)),
+        };
+        self.emit(&info);
     }
 
     #[inline]

@@ -248,7 +248,7 @@ impl Session {
         let started = self.engine.go(
             l,
             Box::new(move |pos, i| {
-                if post {
+                if post && i.currmove.is_none() {
                     out(&thinking_line(pos, i, full))
                 }
             }),
@@ -274,7 +274,11 @@ impl Session {
         let full = self.full_text;
         if let Err(e) = self.engine.go(
             l,
-            Box::new(move |pos, i| out(&thinking_line(pos, i, full))),
+            Box::new(move |pos, i| {
+                if i.currmove.is_none() {
+                    out(&thinking_line(pos, i, full))
+                }
+            }),
             Box::new(|_, _| {}),
         ) {
             error(&e, "analyze");
