@@ -546,7 +546,7 @@ fn gauntlet_ranking_and_rating_interval() {
         row(1, "b", "0", 2, "50.0", "100.0"),
         row(2, "c", "nan", 0, "nan", "nan"),
         String::new(),
-        "Started game 3 of 4 (a vs c)".into(),
+        "ETA: ".into(),
     ]
     .join("\n");
     let after4 = [
