@@ -345,3 +345,438 @@ fn variant_names_ignore_case() {
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
 }
+
+/// One element of a parsed XML document: its name and attributes.
+struct Element {
+    name: String,
+    attrs: Vec<(String, String)>,
+}
+
+impl Element {
+    fn attr(&self, name: &str) -> Option<&str> {
+        self.attrs
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.as_str())
+    }
+    fn has_class(&self, class: &str) -> bool {
+        self.attr("class")
+            .is_some_and(|c| c.split_whitespace().any(|t| t == class))
+    }
+}
+
+/// Checks that `text` is well-formed XML (one root, nested tags, quoted and unique
+/// attributes, known entities, nothing but comments after the root) and returns its
+/// elements in document order. Pure Rust, so the check cannot be skipped for want of
+/// a tool.
+fn parse_xml(text: &str) -> Result<Vec<Element>, String> {
+    fn is_name_start(c: u8) -> bool {
+        c.is_ascii_alphabetic() || c == b'_' || c == b':'
+    }
+    fn is_name(c: u8) -> bool {
+        is_name_start(c) || c.is_ascii_digit() || c == b'-' || c == b'.'
+    }
+    fn name(b: &[u8], i: &mut usize) -> Result<String, String> {
+        let start = *i;
+        if *i >= b.len() || !is_name_start(b[*i]) {
+            return Err(format!("a name expected at byte {start}"));
+        }
+        while *i < b.len() && is_name(b[*i]) {
+            *i += 1;
+        }
+        Ok(String::from_utf8_lossy(&b[start..*i]).to_string())
+    }
+    fn skip_ws(b: &[u8], i: &mut usize) {
+        while *i < b.len() && b[*i].is_ascii_whitespace() {
+            *i += 1;
+        }
+    }
+    fn check_chars(s: &str, at: usize) -> Result<(), String> {
+        let mut rest = s;
+        while let Some(p) = rest.find('&') {
+            let after = &rest[p + 1..];
+            let end = after
+                .find(';')
+                .ok_or(format!("unterminated entity near byte {at}"))?;
+            let ent = &after[..end];
+            let ok = matches!(ent, "amp" | "lt" | "gt" | "quot" | "apos")
+                || ent
+                    .strip_prefix("#x")
+                    .is_some_and(|h| !h.is_empty() && h.chars().all(|c| c.is_ascii_hexdigit()))
+                || ent
+                    .strip_prefix('#')
+                    .is_some_and(|d| !d.is_empty() && d.chars().all(|c| c.is_ascii_digit()));
+            if !ok {
+                return Err(format!("unknown entity &{ent}; near byte {at}"));
+            }
+            rest = &after[end + 1..];
+        }
+        if s.contains('<') || s.contains("]]>") {
+            return Err(format!("'<' or ']]>' in text or attribute near byte {at}"));
+        }
+        if s.chars()
+            .any(|c| (c as u32) < 0x20 && !matches!(c, '\t' | '\n' | '\r'))
+        {
+            return Err(format!("control character near byte {at}"));
+        }
+        Ok(())
+    }
+    let b = text.as_bytes();
+    let mut i = 0;
+    let mut stack: Vec<String> = Vec::new();
+    let mut elements = Vec::new();
+    let mut roots = 0;
+    if text.starts_with("<?xml") {
+        i = text.find("?>").ok_or("unterminated XML declaration")? + 2;
+    }
+    while i < b.len() {
+        if b[i] != b'<' {
+            let end = text[i..].find('<').map_or(b.len(), |p| i + p);
+            let chunk = &text[i..end];
+            if stack.is_empty() && !chunk.trim().is_empty() {
+                return Err(format!("text outside the root at byte {i}"));
+            }
+            check_chars(chunk, i)?;
+            i = end;
+            continue;
+        }
+        let rest = &text[i..];
+        if rest.starts_with("<!--") {
+            let end = rest.find("-->").ok_or("unterminated comment")?;
+            if rest[4..end].contains("--") {
+                return Err(format!("'--' in a comment at byte {i}"));
+            }
+            i += end + 3;
+        } else if rest.starts_with("<?") {
+            i += rest
+                .find("?>")
+                .ok_or("unterminated processing instruction")?
+                + 2;
+        } else if rest.starts_with("<!") {
+            return Err(format!("unexpected markup declaration at byte {i}"));
+        } else if rest.starts_with("</") {
+            i += 2;
+            let n = name(b, &mut i)?;
+            skip_ws(b, &mut i);
+            if i >= b.len() || b[i] != b'>' {
+                return Err(format!("'>' expected at byte {i}"));
+            }
+            i += 1;
+            match stack.pop() {
+                Some(open) if open == n => {}
+                Some(open) => return Err(format!("</{n}> closes <{open}>")),
+                None => return Err(format!("</{n}> without an open element")),
+            }
+        } else {
+            i += 1;
+            let n = name(b, &mut i)?;
+            if stack.is_empty() {
+                roots += 1;
+                if roots > 1 {
+                    return Err(format!("a second root <{n}>"));
+                }
+            }
+            let mut attrs: Vec<(String, String)> = Vec::new();
+            loop {
+                let before = i;
+                skip_ws(b, &mut i);
+                if i >= b.len() {
+                    return Err(format!("unterminated <{n}>"));
+                }
+                if b[i] == b'>' {
+                    i += 1;
+                    stack.push(n.clone());
+                    break;
+                }
+                if text[i..].starts_with("/>") {
+                    i += 2;
+                    break;
+                }
+                if i == before {
+                    return Err(format!(
+                        "whitespace expected before an attribute at byte {i}"
+                    ));
+                }
+                let k = name(b, &mut i)?;
+                skip_ws(b, &mut i);
+                if i >= b.len() || b[i] != b'=' {
+                    return Err(format!("'=' expected after {k} at byte {i}"));
+                }
+                i += 1;
+                skip_ws(b, &mut i);
+                let q = *b.get(i).ok_or("unterminated attribute")?;
+                if q != b'"' && q != b'\'' {
+                    return Err(format!("unquoted value of {k} at byte {i}"));
+                }
+                let end = text[i + 1..]
+                    .find(q as char)
+                    .ok_or(format!("unterminated value of {k}"))?
+                    + i
+                    + 1;
+                let value = &text[i + 1..end];
+                check_chars(value, i)?;
+                if attrs.iter().any(|(a, _)| *a == k) {
+                    return Err(format!("attribute {k} twice in <{n}>"));
+                }
+                attrs.push((k, value.to_string()));
+                i = end + 1;
+            }
+            elements.push(Element { name: n, attrs });
+        }
+    }
+    if let Some(open) = stack.pop() {
+        return Err(format!("<{open}> is never closed"));
+    }
+    if roots != 1 {
+        return Err("no root element".into());
+    }
+    Ok(elements)
+}
+
+#[test]
+fn xml_checker_rejects_what_is_not_xml() {
+    assert!(parse_xml(r#"<?xml version="1.0"?><svg a="1"><g/><t>x &amp; y</t></svg>"#).is_ok());
+    for bad in [
+        "<svg><g></svg>",
+        "<svg></svg><svg></svg>",
+        r#"<svg a="1" a="2"/>"#,
+        "<svg a=1/>",
+        "<svg>a & b</svg>",
+        r#"<svg a="<"/>"#,
+        "<svg>",
+        "text<svg/>",
+        "<svg><g></h></svg>",
+        "",
+    ] {
+        assert!(parse_xml(bad).is_err(), "accepted: {bad}");
+    }
+}
+
+/// `lancer diagram ARGS`: it succeeds and writes well-formed XML with unique ids;
+/// returns the elements.
+fn diagram(args: &[&str]) -> Vec<Element> {
+    let mut all = vec!["diagram"];
+    all.extend_from_slice(args);
+    let o = lancer(&all);
+    assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+    let text = stdout(&o);
+    let elements = parse_xml(&text).unwrap_or_else(|e| panic!("{args:?}: not XML: {e}"));
+    assert_eq!(elements[0].name, "svg", "{args:?}: the root is <svg>");
+    let mut ids: Vec<&str> = elements.iter().filter_map(|e| e.attr("id")).collect();
+    let n = ids.len();
+    ids.sort();
+    ids.dedup();
+    assert_eq!(ids.len(), n, "{args:?}: ids are unique");
+    elements
+}
+
+fn count(elements: &[Element], class: &str) -> usize {
+    elements.iter().filter(|e| e.has_class(class)).count()
+}
+
+/// The `data-square` of the elements of `class`, sorted.
+fn marked(elements: &[Element], class: &str) -> Vec<String> {
+    let mut v: Vec<String> = elements
+        .iter()
+        .filter(|e| e.has_class(class))
+        .map(|e| e.attr("data-square").unwrap_or("?").to_string())
+        .collect();
+    v.sort();
+    v
+}
+
+/// Issue 17: `lancer diagram` draws every variant: its real board (squares and holes),
+/// one image per piece, one facing arrow per lancer (none with `--arrows off`).
+#[test]
+fn diagram_of_every_variant() {
+    use lancer::rules::bitboard::popcount;
+    use lancer::rules::{Kind, Position};
+    for name in common::VARIANTS {
+        let v = common::variants().get(name).unwrap();
+        let start = Position::from_efen(v, &v.default_start_fen()).unwrap();
+        let squares = popcount(v.mask) as usize;
+        let holes = v.width as usize * v.height as usize - squares;
+        let pieces = popcount(start.occupied()) as usize;
+        let lancers = popcount(start.kind_bb(Kind::Lancer)) as usize;
+        let e = diagram(&["--variant", name]);
+        assert_eq!(count(&e, "square"), squares, "{name}: squares");
+        assert_eq!(count(&e, "hole"), holes, "{name}: holes");
+        assert_eq!(count(&e, "piece"), pieces, "{name}: pieces");
+        assert_eq!(count(&e, "arrow"), lancers, "{name}: arrows");
+        assert_eq!(count(&e, "lastmove"), 0, "{name}: no move played");
+        assert_eq!(count(&e, "held") + count(&e, "frozen"), 0, "{name}");
+        let e = diagram(&["--variant", name, "--arrows", "off"]);
+        assert_eq!(count(&e, "piece"), pieces, "{name}: pieces");
+        assert_eq!(count(&e, "arrow"), 0, "{name}: --arrows off");
+    }
+    // The numbers the library gave above, as the rules state them.
+    let e = diagram(&["--variant", "royalstandard"]);
+    assert_eq!((count(&e, "square"), count(&e, "hole")), (38, 4));
+    assert_eq!(marked(&e, "hole").len(), 4);
+    let e = diagram(&["--variant", "lighthouse"]);
+    assert_eq!((count(&e, "square"), count(&e, "hole")), (32, 0));
+    assert_eq!(count(&e, "piece"), 16);
+    let e = diagram(&["--variant", "fullcavalry", "--arrows", "on"]);
+    let mut facings: Vec<&str> = e
+        .iter()
+        .filter(|e| e.has_class("arrow"))
+        .map(|e| e.attr("data-facing").unwrap())
+        .collect();
+    facings.sort();
+    assert_eq!(facings, ["e", "e", "w", "w"]);
+    // A drawn setup of a random variant: still 32 pieces, two lancers.
+    let e = diagram(&["--variant", "eightpiecerandom", "--seed", "7"]);
+    assert_eq!((count(&e, "piece"), count(&e, "arrow")), (32, 2));
+}
+
+/// The hand of each side, beside the board, with counts.
+#[test]
+fn diagram_shows_both_hands() {
+    let hand = |e: &[Element]| -> Vec<String> {
+        let mut v: Vec<String> = e
+            .iter()
+            .filter(|e| e.has_class("hand-piece"))
+            .map(|e| {
+                format!(
+                    "{} {} {}",
+                    e.attr("data-side").unwrap(),
+                    e.attr("data-kind").unwrap(),
+                    e.attr("data-count").unwrap()
+                )
+            })
+            .collect();
+        v.sort();
+        v
+    };
+    assert!(hand(&diagram(&["--variant", "lighthouse"])).is_empty());
+    let e = diagram(&["--variant", "lighthouse", "--moves", "a2a4", "b7b5", "a4b5"]);
+    assert_eq!(hand(&e), ["white pawn 1"]);
+    assert_eq!(count(&e, "piece"), 15);
+    let e = diagram(&[
+        "--variant",
+        "lighthouse",
+        "--moves",
+        "a2a4 b7b5 a4b5 c7c6 b5c6 d7c6",
+    ]);
+    assert_eq!(hand(&e), ["black pawn 1", "white pawn 2"]);
+    // Chess has no hands to draw.
+    assert!(hand(&diagram(&["--moves", "e4", "d5", "exd5"])).is_empty());
+}
+
+/// Held units (8-Piece Chess) and frozen standard-bearers (The Royal Standard) are
+/// marked, and the legend says what the marks mean.
+#[test]
+fn diagram_marks_held_units_and_frozen_bearers() {
+    let e = diagram(&[
+        "--variant",
+        "eightpiece",
+        "--fen",
+        "4k3/8/8/8/8/8/3j4/3K4 w - - 0 1",
+    ]);
+    assert_eq!(marked(&e, "held"), ["d1"]);
+    assert_eq!(count(&e, "frozen"), 0);
+    // The same pieces apart: nothing is held.
+    let e = diagram(&[
+        "--variant",
+        "eightpiece",
+        "--fen",
+        "4k3/8/8/8/8/3j4/8/3K4 w - - 0 1",
+    ]);
+    assert_eq!(count(&e, "held"), 0);
+    // The rook takes the bearer on c1, which is displaced to c2 and frozen.
+    let o = lancer(&[
+        "diagram",
+        "--variant",
+        "royalstandard",
+        "--fen",
+        "*1skss*/7/7/7/2R4/*SSKSS* w - - 0 1",
+        "--moves",
+        "c2c1,c1c2",
+    ]);
+    let text = stdout(&o);
+    let e = parse_xml(&text).unwrap();
+    assert_eq!(marked(&e, "frozen"), ["c2"]);
+    assert_eq!(count(&e, "held"), 0);
+    assert_eq!(marked(&e, "lastmove"), ["c1", "c2"]);
+    assert!(text.contains("frozen standard-bearer"), "legend: {text}");
+    assert!(
+        text.contains("*1skss*/7/7/7/2S(f)4/*SRKSS* b - - 0 1"),
+        "the EFEN in the caption"
+    );
+}
+
+/// The last move is marked on its squares (a drop on its square only); the caption
+/// names the variant and the side to move.
+#[test]
+fn diagram_marks_the_last_move() {
+    let o = lancer(&["diagram", "--moves", "e2e4", "e7e5", "g1f3"]);
+    let text = stdout(&o);
+    let e = parse_xml(&text).unwrap();
+    assert_eq!(marked(&e, "lastmove"), ["f3", "g1"]);
+    assert!(text.contains("chess · Black to move"), "{text}");
+    let e = diagram(&["--moves", "e4"]);
+    assert_eq!(marked(&e, "lastmove"), ["e2", "e4"]);
+    let e = diagram(&[
+        "--variant",
+        "lighthouse",
+        "--moves",
+        "a2a4 b7b5 a4b5 c7c6 b5c6 d7c6 P@d5",
+    ]);
+    assert_eq!(marked(&e, "lastmove"), ["d5"]);
+    // Castling: the king's path, as the move text names it.
+    let e = diagram(&[
+        "--fen",
+        "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1",
+        "--moves",
+        "e1g1",
+    ]);
+    assert_eq!(marked(&e, "lastmove"), ["e1", "g1"]);
+    // A lancer's move: the arrow shows its new facing.
+    let e = diagram(&["--variant", "eightpiece", "--moves", "b1h7nw"]);
+    assert_eq!(marked(&e, "lastmove"), ["b1", "h7"]);
+    let facing = e
+        .iter()
+        .find(|e| e.has_class("arrow") && e.attr("data-facing") == Some("nw"));
+    assert!(facing.is_some(), "the lancer on h7 faces nw");
+}
+
+/// `-o FILE` writes the picture there and nothing to stdout; bad input is one
+/// `error:` line and status 1, a bad option value a usage error (status 2).
+#[test]
+fn diagram_output_file_and_errors() {
+    let dir = std::env::temp_dir().join(format!("lancer-diagram-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let f = dir.join("start.svg");
+    let o = lancer(&[
+        "diagram",
+        "--variant",
+        "lighthouse",
+        "-o",
+        f.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(o.stdout.is_empty());
+    let text = std::fs::read_to_string(&f).unwrap();
+    assert_eq!(count(&parse_xml(&text).unwrap(), "square"), 32);
+    let o = lancer(&[
+        "diagram",
+        "--output",
+        dir.join("no/such/dir.svg").to_str().unwrap(),
+    ]);
+    assert_clean_failure(&o, "cannot write");
+    std::fs::remove_dir_all(&dir).ok();
+
+    assert_clean_failure(
+        &lancer(&["diagram", "--fen", "rnbqkbnr/pppppppp/8/8 w - - 0 1"]),
+        "bad EFEN",
+    );
+    assert_clean_failure(&lancer(&["diagram", "--fen", "\u{1F600}/8 w"]), "bad EFEN");
+    assert_clean_failure(&lancer(&["diagram", "--moves", "e2e5"]), "'e2e5'");
+    assert_clean_failure(
+        &lancer(&["diagram", "--variant", "nosuch"]),
+        "unknown variant 'nosuch'",
+    );
+    let o = lancer(&["diagram", "--arrows", "maybe"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).starts_with("error: "), "{}", stderr(&o));
+}

@@ -1,11 +1,11 @@
-//! The command line: `lancer perft`, `lancer variants` (more subcommands come with the
-//! search and the protocols).
+//! The command line: `lancer perft`, `variants`, `bench`, `analyse`, `match`,
+//! `pgn-check`, `openings`, `options`, `diagram`, and the protocols.
 
 use crate::engine::Engine;
 use crate::rules::notation::{move_text, parse_any};
 use crate::rules::setups::setup_count;
 use crate::rules::variant::{Start, Variant};
-use crate::rules::{perft, Color, Position, Variants};
+use crate::rules::{perft, Color, Move, Position, Variants};
 use clap::{Args, Parser, Subcommand};
 use rand::{Rng, SeedableRng};
 use std::time::Instant;
@@ -44,6 +44,28 @@ pub enum Command {
     Openings(OpeningsArgs),
     /// List the engine's options (UCI `setoption`, XBoard `option`, `analyse --option`).
     Options,
+    /// Draw the position as an SVG picture (stdout, or a file with -o).
+    Diagram(DiagramArgs),
+}
+
+/// `lancer diagram`.
+#[derive(Args, Debug)]
+pub struct DiagramArgs {
+    #[command(flatten)]
+    pub pos: PositionArgs,
+    /// Draw each lancer's facing as an arrow.
+    #[arg(long, value_enum, default_value_t = OnOff::On)]
+    pub arrows: OnOff,
+    /// Write the SVG to this file instead of stdout.
+    #[arg(short = 'o', long = "output", value_name = "FILE")]
+    pub output: Option<String>,
+}
+
+/// A switch given as `on` or `off`.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OnOff {
+    On,
+    Off,
 }
 
 /// `lancer openings`.
@@ -204,16 +226,46 @@ pub fn start_position(v: &'static Variant, seed: Option<u64>) -> Result<Position
 
 /// Builds the position a command starts from.
 pub fn build_position(vs: &Variants, a: &PositionArgs) -> Result<Position, String> {
+    Ok(build_position_with_last(vs, a)?.0)
+}
+
+/// Builds the position a command starts from, with the last of `--moves` and the
+/// position it was played in (`None` without moves).
+pub fn build_position_with_last(
+    vs: &Variants,
+    a: &PositionArgs,
+) -> Result<(Position, Option<(Position, Move)>), String> {
     let v = variant(vs, &a.variant)?;
     let mut pos = match &a.fen {
         Some(f) => Position::from_efen(v, f).map_err(|e| format!("bad EFEN: {e}"))?,
         None => start_position(v, a.seed)?,
     };
+    let mut last = None;
     for tok in a.moves.iter().flat_map(|m| m.split_whitespace()) {
         let m = parse_any(&pos, tok).map_err(|e| e.to_string())?;
+        last = Some((pos, m));
         pos.do_move(m);
     }
-    Ok(pos)
+    Ok((pos, last))
+}
+
+fn run_diagram(vs: &Variants, a: DiagramArgs) -> Result<(), String> {
+    use std::io::Write;
+    let (pos, last) = build_position_with_last(vs, &a.pos)?;
+    let svg = crate::diagram::svg(
+        &pos,
+        last.as_ref().map(|(before, m)| (before, *m)),
+        a.arrows == OnOff::On,
+    );
+    match &a.output {
+        Some(f) => std::fs::write(f, svg).map_err(|e| format!("cannot write {f}: {e}")),
+        None => {
+            let mut out = std::io::stdout().lock();
+            out.write_all(svg.as_bytes())
+                .and_then(|()| out.flush())
+                .map_err(|e| format!("cannot write the diagram: {e}"))
+        }
+    }
 }
 
 fn run_perft(vs: &Variants, mut a: PerftArgs) -> Result<(), String> {
@@ -394,6 +446,7 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
             Ok(())
         }
         Some(Command::Openings(a)) => Ok(run_openings(&vs, a)?),
+        Some(Command::Diagram(a)) => Ok(run_diagram(&vs, a)?),
         Some(Command::Uci) => {
             crate::protocol::uci::run(None, vs);
             Ok(())

@@ -3,6 +3,7 @@
 
 pub mod bench;
 pub mod cli;
+pub mod diagram;
 pub mod engine;
 pub mod protocol;
 pub mod referee;
