@@ -429,6 +429,9 @@ impl EngineProcess {
                     let l = self.recv(deadline)?;
                     let mut t = l.split_whitespace();
                     match t.next() {
+                        // A current-move line names the unfinished iteration's depth;
+                        // the move's depth is the last full line's.
+                        Some("info") if l.contains(" currmove ") => {}
                         Some("info") => {
                             let toks: Vec<&str> = l.split_whitespace().collect();
                             for i in 0..toks.len() {
