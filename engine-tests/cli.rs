@@ -38,6 +38,70 @@ fn perft_last_line_is_nodes_searched() {
     assert!(o.status.success());
     assert_eq!(last_line(&o), "Nodes searched: 8902");
     assert!(stderr(&o).contains("nodes/s"), "time and nps go to stderr");
+    // Issue 17: progress is for terminals; a pipe gets the time line only.
+    for args in [
+        &["perft", "3"][..],
+        &["perft", "--threads", "2", "--divide", "3"],
+    ] {
+        let o = lancer(args);
+        let err = stderr(&o);
+        assert!(
+            err.starts_with("time ") && err.lines().count() == 1 && !err.contains('\r'),
+            "{args:?}: {err:?}"
+        );
+    }
+}
+
+/// Issue 17: on a terminal, `perft` and `openings` redraw a progress line on stderr
+/// and blank it at the end. (util-linux `script` gives the terminal; skipped without
+/// it, except under CI.)
+#[test]
+fn progress_on_a_terminal() {
+    let has_script = Command::new("script")
+        .args(["-qec", "true", "/dev/null"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !has_script {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI needs util-linux script"
+        );
+        eprintln!("skipped: no util-linux script");
+        return;
+    }
+    let on_tty = |cmd: &str| {
+        let o = Command::new("script")
+            .args(["-qec", cmd, "/dev/null"])
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{cmd}");
+        stdout(&o)
+    };
+    let bin = env!("CARGO_BIN_EXE_lancer");
+    let out = on_tty(&format!("{bin} perft --variant chess 3"));
+    assert!(out.contains("\rroot move 1/20 done, "), "{out:?}");
+    let last = "root move 20/20 done, 8902 nodes";
+    let blanked = format!("\r{last}\r{}\r", " ".repeat(last.len()));
+    assert!(
+        out.contains(&format!("{blanked}Nodes searched: 8902")),
+        "{out:?}"
+    );
+    // `--divide` lines are never mixed into the progress line.
+    let out = on_tty(&format!("{bin} perft --variant chess --divide 2"));
+    for l in out.lines() {
+        let l = l.trim_end_matches('\r');
+        let shown = l.rsplit('\r').next().unwrap_or("");
+        assert!(
+            shown.is_empty() || !shown.contains("root move"),
+            "{l:?} in {out:?}"
+        );
+    }
+    assert!(out.contains("a2a3: 20\r\n"), "{out:?}");
+    let out = on_tty(&format!(
+        "{bin} openings --variant chess --count 2 --depth 2 > /dev/null"
+    ));
+    assert!(out.contains("\r  2/2 openings ("), "{out:?}");
+    assert!(out.ends_with("\r"), "blanked at the end: {out:?}");
 }
 
 /// Issue 17: `perft --divide` prints each root move as soon as it is counted, not
@@ -289,6 +353,8 @@ fn openings_are_distinct_balanced_and_replayable() {
         }
         let again = lancer(&args);
         assert_eq!(stdout(&again), stdout(&o), "{v}: same seed, same file");
+        // Issue 17: no progress line when stderr is not a terminal.
+        assert_eq!(stderr(&o), "", "{v}");
     }
     assert_clean_failure(
         &lancer(&["openings", "--variant", "nosuch"]),

@@ -2,6 +2,7 @@
 //! `pgn-check`, `openings`, `options`, `diagram`, and the protocols.
 
 use crate::engine::Engine;
+use crate::progress::{self, Progress};
 use crate::rules::notation::{move_text, parse_any};
 use crate::rules::setups::setup_count;
 use crate::rules::variant::{Start, Variant};
@@ -285,17 +286,29 @@ fn run_perft(vs: &Variants, mut a: PerftArgs) -> Result<(), String> {
         .build()
         .map_err(|e| e.to_string())?;
     let t0 = Instant::now();
+    let progress = Progress::stderr();
+    // On a terminal the one-thread count goes by root move too, to show progress: a
+    // move text per root move is all that costs.
     let nodes = if depth == 0 {
         1
-    } else if a.divide || a.threads > 1 {
+    } else if a.divide || a.threads > 1 || progress.enabled() {
         let divide = a.divide;
+        let roots = pos.legal_move_count();
+        // Root moves done and their nodes; counted under one lock so that the line
+        // never goes backwards when two threads finish together.
+        let counted = std::sync::Mutex::new((0usize, 0u64));
         let total = pool.install(|| {
             perft::divide(&pos, depth, &|m, n| {
                 if divide {
-                    println!("{m}: {n}");
+                    progress.println(&format!("{m}: {n}"));
+                }
+                if let Ok(mut c) = counted.lock() {
+                    *c = (c.0 + 1, c.1 + n);
+                    progress.show(&progress::perft_text(c.0, roots, c.1));
                 }
             })
         });
+        progress.clear();
         if divide {
             println!();
         }
@@ -567,6 +580,8 @@ fn run_openings(vs: &Variants, a: OpeningsArgs) -> Result<(), String> {
     };
     let mut seen = std::collections::HashSet::new();
     let mut list = crate::rules::MoveList::new();
+    // Cleared when dropped, also on the error returns below.
+    let progress = Progress::stderr();
     let mut tries = 0usize;
     while seen.len() < a.count {
         tries += 1;
@@ -596,9 +611,10 @@ fn run_openings(vs: &Variants, a: OpeningsArgs) -> Result<(), String> {
         let r = engine.analyse(limits.clone(), Box::new(|_, _| {}))?;
         if r.score.abs() > a.max_score.min(MATE_BOUND - 1) {
             seen.remove(&pos.key());
-            continue;
+        } else {
+            progress.println(&pos.efen());
         }
-        println!("{}", pos.efen());
+        progress.show(&progress::openings_text(seen.len(), a.count, tries));
     }
     Ok(())
 }
