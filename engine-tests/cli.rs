@@ -268,6 +268,9 @@ fn broken_variants_file_names_file_and_line() {
     std::fs::write(&f, "[mini : chess]\nboard = 9x9\n").unwrap();
     let o = lancer(&["--variants", f.to_str().unwrap(), "variants"]);
     assert_clean_failure(&o, "bad.ini:2: board:");
+    std::fs::write(&f, "[mini : chess]\n\nwdlModel = 1 2 3\n").unwrap();
+    let o = lancer(&["--variants", f.to_str().unwrap(), "variants"]);
+    assert_clean_failure(&o, "bad.ini:3: wdlModel: expected six numbers");
     // A good user file adds a variant.
     std::fs::write(
         &f,

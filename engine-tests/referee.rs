@@ -820,3 +820,54 @@ fn pgn_check_reads_every_pgn_comment_form() {
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     assert!(String::from_utf8_lossy(&o.stdout).starts_with("2 games replayed"));
 }
+
+/// Issue 17: weaker must mean weaker. Full strength (5000 nodes a move) against
+/// `Skill Level 0`, four games in chess and four in Full Cavalry: full strength loses
+/// none and wins nearly all.
+#[test]
+fn full_strength_beats_the_lowest_skill_level() {
+    let me = format!("cmd={}", lancer());
+    let (mut wins, mut losses) = (0, 0);
+    for v in ["chess", "fullcavalry"] {
+        let (out, err, ok) = run_match(&[
+            "-engine",
+            &me,
+            "name=full",
+            "nodes=5000",
+            "-engine",
+            &me,
+            "name=weak",
+            "option.Skill Level=0",
+            "nodes=1000000",
+            "-each",
+            "proto=uci",
+            "tc=inf",
+            "-variant",
+            v,
+            "-games",
+            "4",
+            "-concurrency",
+            "2",
+            "-maxmoves",
+            "150",
+            "-seed",
+            "5",
+        ]);
+        assert!(ok, "{v}: {out}\n{err}");
+        let score = out
+            .lines()
+            .rfind(|l| l.starts_with("Score of full vs weak: "))
+            .unwrap_or_else(|| panic!("{v}: {out}"));
+        let nums: Vec<u32> = score["Score of full vs weak: ".len()..]
+            .split(" - ")
+            .take(2)
+            .map(|t| t.trim().parse().unwrap())
+            .collect();
+        wins += nums[0];
+        losses += nums[1];
+    }
+    assert!(
+        wins >= 6 && losses == 0,
+        "full strength {wins} wins, {losses} losses of 8"
+    );
+}

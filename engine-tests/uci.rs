@@ -142,3 +142,127 @@ fn current_move_lines_after_the_first_second() {
     }
     assert!(n >= 1, "{seen:?}");
 }
+
+/// Issue 17: with `UCI_ShowWDL` every score line carries `wdl W D L` right after the
+/// score (per mille, adding up to 1000, the winning side's chance above the loser's);
+/// without it, none does. A mated side's line says all loss.
+#[test]
+fn show_wdl_follows_the_score() {
+    let mut s = Session::start(&["uci"]);
+    let best = Regex::new(r"^bestmove").unwrap();
+    s.send("uci");
+    s.expect(&Regex::new("^uciok$").unwrap(), Duration::from_secs(10))
+        .unwrap();
+    assert!(s
+        .seen
+        .iter()
+        .any(|l| l == "option name UCI_ShowWDL type check default false"));
+    s.send("position startpos");
+    s.send("go depth 4");
+    s.expect(&best, Duration::from_secs(20)).unwrap();
+    assert!(!s.seen.iter().any(|l| l.contains(" wdl ")), "{:?}", s.seen);
+    s.send("setoption name UCI_ShowWDL value true");
+    let wdl = Regex::new(r" score (cp -?\d+|mate -?\d+) wdl (\d+) (\d+) (\d+) ").unwrap();
+    for (variant, fen) in [
+        // White is a queen up.
+        ("chess", "4k3/8/8/8/8/8/3Q4/4K3 w - - 0 1"),
+        ("lighthouse", ""),
+        ("royalstandard", ""),
+        // Black to move and mated next move: 1... Kb8 2. Qh8#.
+        ("chess", "k7/8/1K6/8/8/8/8/7Q b - - 0 1"),
+    ] {
+        s.send(&format!("setoption name UCI_Variant value {variant}"));
+        if fen.is_empty() {
+            s.send("position startpos");
+        } else {
+            s.send(&format!("position fen {fen}"));
+        }
+        let from = s.seen.len();
+        s.send("go depth 5");
+        s.expect(&best, Duration::from_secs(20)).unwrap();
+        let lines: Vec<&String> = s.seen[from..]
+            .iter()
+            .filter(|l| l.contains(" score "))
+            .collect();
+        assert!(!lines.is_empty(), "{variant}");
+        let last = lines[lines.len() - 1].clone();
+        for l in lines {
+            let c = wdl.captures(l).unwrap_or_else(|| panic!("{variant}: {l}"));
+            let n = |i: usize| c[i].parse::<u32>().unwrap();
+            assert_eq!(n(2) + n(3) + n(4), 1000, "{l}");
+            if fen.starts_with("4k3") {
+                assert!(n(2) > 900, "a queen up: {l}");
+            }
+            if fen.starts_with("k7") && *l == last {
+                assert!(l.contains("score mate -1 wdl 0 0 1000 "), "mated: {l}");
+            }
+        }
+    }
+    s.send("quit");
+    s.finish().unwrap();
+}
+
+/// Issue 17: `Skill Level` and `UCI_LimitStrength` + `UCI_Elo` are listed, and a weak
+/// level answers with a legal move after a small search, while the GUI still sees the
+/// single line it asked for.
+#[test]
+fn skill_levels_play_legal_moves_quickly() {
+    let mut s = Session::start(&["uci"]);
+    let best = Regex::new(r"^bestmove (\S+)").unwrap();
+    s.send("uci");
+    s.expect(&Regex::new("^uciok$").unwrap(), Duration::from_secs(10))
+        .unwrap();
+    for o in [
+        "option name Skill Level type spin default 20 min 0 max 20",
+        "option name UCI_LimitStrength type check default false",
+    ] {
+        assert!(s.seen.iter().any(|l| l == o), "{o}: {:?}", s.seen);
+    }
+    assert!(s
+        .seen
+        .iter()
+        .any(|l| l.starts_with("option name UCI_Elo type spin")));
+    let v = lancer::rules::Variants::builtin();
+    for (opts, variant) in [
+        (vec!["Skill Level value 0"], "chess"),
+        (vec!["Skill Level value 7"], "eightpiece"),
+        (
+            vec![
+                "Skill Level value 20",
+                "UCI_LimitStrength value true",
+                "UCI_Elo value 1500",
+            ],
+            "lighthouse",
+        ),
+    ] {
+        for o in opts {
+            s.send(&format!("setoption name {o}"));
+        }
+        s.send(&format!("setoption name UCI_Variant value {variant}"));
+        s.send("position startpos");
+        let from = s.seen.len();
+        s.send("go wtime 60000 btime 60000");
+        let line = s.expect(&best, Duration::from_secs(20)).unwrap();
+        let var = v.get(variant).unwrap();
+        let p = lancer::rules::Position::from_efen(var, &var.default_start_fen()).unwrap();
+        let m = best.captures(&line).unwrap()[1].to_string();
+        assert!(
+            lancer::rules::notation::parse_move(&p, &m).is_ok(),
+            "{line}"
+        );
+        let infos: Vec<&String> = s.seen[from..]
+            .iter()
+            .filter(|l| l.contains(" pv "))
+            .collect();
+        assert!(infos.iter().all(|l| l.contains(" multipv 1 ")), "{infos:?}");
+        let nodes: u64 = infos
+            .last()
+            .and_then(|l| l.split(" nodes ").nth(1))
+            .and_then(|t| t.split(' ').next())
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(0);
+        assert!((1..=2_000_000).contains(&nodes), "{variant}: {nodes} nodes");
+    }
+    s.send("quit");
+    s.finish().unwrap();
+}

@@ -522,6 +522,7 @@ fn run_analyse(vs: &Variants, a: AnalyseArgs) -> Result<(), String> {
         engine.play(m);
     }
     let pos = *engine.position();
+    let show_wdl = engine.show_wdl();
     println!("info string variant {} position {}", v.name, pos.efen());
     if let Some(o) = pos.outcome() {
         println!("info string game over: {} {}", o.score(), o.reason.text());
@@ -537,12 +538,12 @@ fn run_analyse(vs: &Variants, a: AnalyseArgs) -> Result<(), String> {
     };
     let r = engine.analyse(
         limits,
-        Box::new(|root, i| {
+        Box::new(move |root, i| {
             // The current-move lines are for GUIs; a terminal reader wants the PVs.
             if i.currmove.is_some() {
                 return;
             }
-            println!("{}", info_line(root, i));
+            println!("{}", info_line(root, i, show_wdl));
             let mut p = *root;
             let mut pv_san = Vec::new();
             for &m in &i.pv {

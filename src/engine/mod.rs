@@ -9,7 +9,7 @@ pub mod options;
 use crate::rules::notation::parse_move;
 use crate::rules::variant::Variant;
 use crate::rules::{Game, Move, Position, Variants};
-use crate::search::{search, Info, Limits, SearchResult, Shared};
+use crate::search::{search, skill, Info, Limits, SearchResult, Shared};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::thread::JoinHandle;
@@ -66,6 +66,14 @@ pub struct Engine {
     analyse_mode: bool,
     /// Chess played with Chess960 castling notation (UCI_Chess960).
     chess960: bool,
+    /// `Skill Level` (0 to 20; 20 is full strength).
+    skill_level: i64,
+    /// `UCI_LimitStrength`: play at `UCI_Elo` (it overrides `Skill Level`).
+    limit_strength: bool,
+    /// `UCI_Elo`.
+    elo: i64,
+    /// `UCI_ShowWDL`: `info` lines carry win/draw/loss chances.
+    show_wdl: bool,
     /// Search features switched off (the `Ablation` option, for self-play measurements).
     disabled: u32,
     /// Bounds for generated input (see [`Sandbox`]); `None` normally.
@@ -115,6 +123,10 @@ impl Engine {
             ponder: false,
             analyse_mode: false,
             chess960: false,
+            skill_level: skill::FULL as i64,
+            limit_strength: false,
+            elo: skill::MIN_ELO,
+            show_wdl: false,
             disabled: 0,
             sandbox: None,
             stop_requested: Arc::new(AtomicBool::new(false)),
@@ -155,6 +167,21 @@ impl Engine {
     /// Lines searched (the `MultiPV` option).
     pub fn multipv(&self) -> usize {
         self.multipv
+    }
+
+    /// The skill level the search plays at (`None`: full strength), from
+    /// `UCI_LimitStrength` + `UCI_Elo` or else `Skill Level`.
+    pub fn skill(&self) -> Option<f64> {
+        if self.limit_strength {
+            Some(skill::level_for_elo(self.elo)).filter(|&l| l < skill::FULL)
+        } else {
+            Some(self.skill_level as f64).filter(|&l| l < skill::FULL)
+        }
+    }
+
+    /// Whether the `UCI_ShowWDL` option is on.
+    pub fn show_wdl(&self) -> bool {
+        self.show_wdl
     }
 
     /// Whether the `Ponder` option is on.
@@ -310,6 +337,7 @@ impl Engine {
         self.stop();
         limits.move_overhead = self.move_overhead;
         limits.disabled = self.disabled;
+        limits.skill = self.skill();
         if limits.multipv == 0 {
             limits.multipv = self.multipv;
         }

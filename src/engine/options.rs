@@ -5,6 +5,7 @@
 //! appears everywhere.
 
 use super::{Engine, DEFAULT_HASH, MAX_HASH, MAX_THREADS};
+use crate::search::skill;
 
 /// An option's type, default and range.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -194,6 +195,50 @@ pub const OPTIONS: &[EngineOption] = &[
         shown: Shown::UciOnly,
         set: |e, v| {
             e.analyse_mode = switch("UCI_AnalyseMode", v)?;
+            Ok(())
+        },
+    },
+    EngineOption {
+        name: "UCI_ShowWDL",
+        kind: OptionKind::Check { default: false },
+        shown: Shown::UciOnly,
+        set: |e, v| {
+            e.show_wdl = switch("UCI_ShowWDL", v)?;
+            Ok(())
+        },
+    },
+    EngineOption {
+        name: "Skill Level",
+        kind: OptionKind::Spin {
+            default: skill::FULL as i64,
+            min: 0,
+            max: skill::FULL as i64,
+        },
+        shown: Shown::Everywhere,
+        set: |e, v| {
+            e.skill_level = number("Skill Level", v, 0, skill::FULL as i64)?;
+            Ok(())
+        },
+    },
+    EngineOption {
+        name: "UCI_LimitStrength",
+        kind: OptionKind::Check { default: false },
+        shown: Shown::UciOnly,
+        set: |e, v| {
+            e.limit_strength = switch("UCI_LimitStrength", v)?;
+            Ok(())
+        },
+    },
+    EngineOption {
+        name: "UCI_Elo",
+        kind: OptionKind::Spin {
+            default: skill::MIN_ELO,
+            min: skill::MIN_ELO,
+            max: skill::MAX_ELO,
+        },
+        shown: Shown::UciOnly,
+        set: |e, v| {
+            e.elo = number("UCI_Elo", v, skill::MIN_ELO, skill::MAX_ELO)?;
             Ok(())
         },
     },

@@ -11,7 +11,7 @@ use crate::rules::variant::Goal;
 use crate::rules::Position;
 use crate::search::eval::breakdown;
 use crate::search::tt::Bound;
-use crate::search::{uci_score, Info, Limits, Score, SearchResult};
+use crate::search::{uci_score, wdl, Info, Limits, Score, SearchResult};
 use std::io::Write;
 use vampirc_uci::{Serializable, UciInfoAttribute, UciMessage, UciOptionConfig};
 
@@ -140,8 +140,9 @@ fn cmd_position(engine: &mut Engine, args: &str) {
     }
 }
 
-/// The UCI `info` line of one search report (also what `lancer analyse` prints).
-pub fn info_line(pos: &Position, i: &Info) -> String {
+/// The UCI `info` line of one search report (also what `lancer analyse` prints);
+/// with `show_wdl`, the score is followed by `wdl W D L` (per mille, side to move).
+pub fn info_line(pos: &Position, i: &Info, show_wdl: bool) -> String {
     if let Some((m, n)) = i.currmove {
         return format!(
             "info depth {} currmove {} currmovenumber {n}",
@@ -175,7 +176,20 @@ pub fn info_line(pos: &Position, i: &Info) -> String {
         pv.push(move_text(&p, m));
         p.do_move(m);
     }
-    format!("{} pv {}", msg.serialize(), pv.join(" "))
+    let mut text = msg.serialize();
+    if show_wdl {
+        let ply = (pos.fullmove().max(1) as u32 - 1) * 2 + pos.side().idx() as u32;
+        let [w, d, l] = wdl::wdl(&wdl::model(pos.variant()), i.score, ply);
+        // Right after the score, before a bound, as Stockfish writes it.
+        let at = [" lowerbound", " upperbound", " nodes "]
+            .iter()
+            .filter_map(|k| text.find(k))
+            .min();
+        if let Some(at) = at {
+            text.insert_str(at, &format!(" wdl {w} {d} {l}"));
+        }
+    }
+    format!("{text} pv {}", pv.join(" "))
 }
 
 /// The UCI `bestmove` line of a search result.
@@ -309,9 +323,10 @@ fn cmd_go(engine: &mut Engine, args: &str) {
         l.depth = Some(2 * l.mate.unwrap_or(1) as i32 + 2);
     }
     l.multipv = engine.multipv();
+    let show_wdl = engine.show_wdl();
     if let Err(e) = engine.go(
         l,
-        Box::new(|pos, i| out(&info_line(pos, i))),
+        Box::new(move |pos, i| out(&info_line(pos, i, show_wdl))),
         Box::new(|pos, r| out(&bestmove_line(pos, &r))),
     ) {
         error(&e);

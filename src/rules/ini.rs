@@ -78,6 +78,7 @@ const KEYS: &[&str] = &[
     "xboardShuffles",
     "smallBoardValues",
     "chess960Variant",
+    "wdlModel",
 ];
 
 fn parse_sections(text: &str, file: &str) -> Result<Vec<Section>, IniError> {
@@ -190,6 +191,7 @@ fn build_variant(
         xboard_shuffles: false,
         small_board_values: false,
         chess960_variant: None,
+        wdl_model: None,
         width: 8,
         height: 8,
         mask: 0,
@@ -377,6 +379,18 @@ fn build_variant(
     }
     if let Some(e) = keys.get("chess960Variant") {
         v.chess960_variant = Some(e.value.clone()).filter(|n| !n.is_empty());
+    }
+    if let Some(e) = keys.get("wdlModel") {
+        let nums: Vec<f64> = e
+            .value
+            .split_whitespace()
+            .map(|t| t.parse::<f64>().ok().filter(|x| x.is_finite()))
+            .collect::<Option<_>>()
+            .filter(|n: &Vec<f64>| n.len() == 6)
+            .ok_or_else(|| e.err(format!("wdlModel: expected six numbers, got '{}'", e.value)))?;
+        let mut model = [0.0; 6];
+        model.copy_from_slice(&nums);
+        v.wdl_model = Some(model);
     }
     if let Some(e) = keys.get("xboardParent") {
         if e.value.is_empty() || e.value.contains(char::is_whitespace) {

@@ -55,6 +55,9 @@ pub struct Variant {
     pub small_board_values: bool,
     /// The variant played instead under UCI_Chess960 (chess: fischerandom).
     pub chess960_variant: Option<String>,
+    /// The win/draw/loss model `[a0, a1, a2, b0, b1, b2]` of `UCI_ShowWDL` (see
+    /// `search::wdl`); `None`: chess's.
+    pub wdl_model: Option<[f64; 6]>,
     /// Board width (files).
     pub width: u8,
     /// Board height (ranks).

@@ -25,6 +25,8 @@ pub struct Limits {
     pub move_overhead: u64,
     /// Search features switched off, for measuring what each one gains (bits of [`Feature`]).
     pub disabled: u32,
+    /// Play at this skill level (0 to 20, see [`super::skill`]); `None`: full strength.
+    pub skill: Option<f64>,
 }
 
 /// Search features that can be switched off for self-play measurements.

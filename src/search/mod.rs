@@ -12,8 +12,10 @@ mod movepick;
 mod root;
 pub mod score;
 pub mod see;
+pub mod skill;
 pub mod time;
 pub mod tt;
+pub mod wdl;
 mod worker;
 
 pub use limits::{Feature, Limits};

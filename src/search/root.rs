@@ -3,6 +3,7 @@
 
 use super::limits::{Feature, Limits};
 use super::score::*;
+use super::skill;
 use super::time;
 use super::tt::Bound;
 use super::worker::Worker;
@@ -53,7 +54,13 @@ pub fn search(
         .depth
         .unwrap_or(MAX_PLY as i32 - 1)
         .clamp(1, MAX_PLY as i32 - 1);
-    let multipv = limits.multipv.clamp(1, root.len());
+    // A weakened search looks at a few lines and chooses among them (skill.rs); the
+    // GUI still sees only the lines it asked for.
+    let shown = limits.multipv.clamp(1, root.len());
+    let multipv = match limits.skill {
+        Some(_) => shown.max(skill::CANDIDATES).min(root.len()),
+        None => shown,
+    };
     let threads = threads.max(1);
     std::thread::scope(|s| {
         let mut helpers = Vec::new();
@@ -78,6 +85,7 @@ pub fn search(
         let mut w = Worker::new(shared, limits, &keys, true, start, tm.maximum);
         w.report = Some(on_info);
         let mut best: Option<(Move, Option<Move>, i32, i32)> = None;
+        let mut last_lines: Vec<(i32, Vec<Move>)> = Vec::new();
         let mut prev_score = 0;
         let mut last_best = Move::NONE;
         let mut stable = 0;
@@ -167,7 +175,7 @@ pub fn search(
             lines.sort_by_key(|l| std::cmp::Reverse(l.0));
             let total_nodes = w.nodes + shared.nodes.load(Ordering::Relaxed);
             let ms = w.elapsed_ms();
-            for (i, (score, pv)) in lines.iter().enumerate() {
+            for (i, (score, pv)) in lines.iter().enumerate().take(shown) {
                 let info = Info {
                     depth,
                     seldepth: w.seldepth as i32,
@@ -188,6 +196,17 @@ pub fn search(
             if w.stopped {
                 break;
             }
+            if let Some(level) = limits.skill {
+                last_lines = lines.clone();
+                // Whole iterations, so that every candidate line is complete; a later
+                // one that runs far over the budget is cut and the last whole one used.
+                let budget = skill::node_budget(level);
+                if w.nodes >= budget {
+                    break;
+                }
+                w.node_cap = w.node_cap.min(budget.saturating_mul(4));
+            }
+            let (score, pv) = &lines[0];
             if pv[0] == last_best {
                 stable += 1;
             } else {
@@ -239,7 +258,11 @@ pub fn search(
             let _ = h.join();
         }
         let nodes = w.nodes + shared.nodes.load(Ordering::Relaxed);
-        let (bm, pm, score, depth) = best.unwrap_or((root[0], None, 0, 0));
+        let (mut bm, mut pm, mut score, depth) = best.unwrap_or((root[0], None, 0, 0));
+        if let Some(level) = limits.skill.filter(|_| !last_lines.is_empty()) {
+            let (s, pv) = &last_lines[skill::pick(level, &last_lines, &mut rand::thread_rng())];
+            (bm, pm, score) = (pv[0], pv.get(1).copied(), *s);
+        }
         SearchResult {
             best: Some(bm),
             ponder: pm,

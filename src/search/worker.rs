@@ -48,6 +48,9 @@ pub(crate) struct Worker<'a> {
     /// Root best-move changes (main thread), for time management.
     pub(crate) best_changes: f64,
     pub(crate) stopped: bool,
+    /// Nodes after which the main thread stops (`go nodes`, or a weakened search's
+    /// budget).
+    pub(crate) node_cap: u64,
     /// Where the main thread reports (iterations, failed windows, the current root
     /// move); helper threads report nothing.
     pub(crate) report: Option<&'a mut (dyn FnMut(&Info) + 'a)>,
@@ -100,6 +103,7 @@ impl<'a> Worker<'a> {
             root_nodes: Vec::new(),
             best_changes: 0.0,
             stopped: false,
+            node_cap: limits.nodes.unwrap_or(u64::MAX),
             report: None,
             root_depth: 0,
         }
@@ -149,12 +153,10 @@ impl<'a> Worker<'a> {
         if self.stopped {
             return true;
         }
-        if let Some(n) = self.limits.nodes {
-            if self.main && self.nodes >= n {
-                self.stopped = true;
-                self.shared.stop.store(true, Ordering::Relaxed);
-                return true;
-            }
+        if self.main && self.nodes >= self.node_cap {
+            self.stopped = true;
+            self.shared.stop.store(true, Ordering::Relaxed);
+            return true;
         }
         if self.nodes & 1023 == 0 {
             if self.shared.stop.load(Ordering::Relaxed) {

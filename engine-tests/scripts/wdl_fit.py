@@ -1,0 +1,168 @@
+#!/usr/bin/env python3
+"""Fits UCI_ShowWDL's win/draw/loss model (src/search/wdl.rs) to lancer's own games.
+
+Reads PGNs written by `lancer match` (every move's comment holds the mover's score,
+`{+0.35/12 0.5s}`), takes each scored move with the game's result for the mover, and
+finds the `wdlModel = a0 a1 a2 b0 b1 b2` of variants.ini that makes those results
+most likely: the mover wins with chance 1/(1+exp((a-x)/b)) and loses with chance
+1/(1+exp((a+x)/b)), a = a0 + a1*m + a2*m^2, b = b0 + b1*m + b2*m^2,
+m = min(ply, 240)/64.
+
+Usage: wdl_fit.py GAMES.pgn [MORE.pgn ...]
+Prints the variants.ini line, the fit's likelihood and a table of observed against
+modelled win/draw/loss rates. Make the games with self-play, for example:
+
+    lancer openings --variant V --count 150 --plies 8 --seed 21 > V.epd
+    lancer match -engine cmd=lancer name=a -engine cmd=lancer name=b \\
+        -each proto=uci tc=inf nodes=20000 -variant V -games 300 -repeat \\
+        -concurrency 2 -openings file=V.epd format=epd order=sequential -pgnout V.pgn
+"""
+import math
+import re
+import sys
+from collections import defaultdict
+
+SCORE = re.compile(r"^([+-]?)(M?)(\d+(?:\.\d+)?)/")
+TOKEN = re.compile(r"\{[^}]*\}|\S+")
+RESULTS = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}
+MAX_SCORE = 2000  # centipawns; beyond this a game is decided either way
+
+
+def games(text):
+    """Yields (tags, movetext) of each game."""
+    for chunk in re.split(r"\n(?=\[Event )", text):
+        tags = dict(re.findall(r'^\[(\w+) "([^"]*)"\]', chunk, re.M))
+        body = re.sub(r"^\[.*\]$", "", chunk, flags=re.M)
+        if tags:
+            yield tags, body
+
+
+def samples(tags, body):
+    """Yields (ply, score for the mover, result for the mover) of each scored move."""
+    result = RESULTS.get(tags.get("Result", "*"))
+    if result is None or tags.get("Termination", "normal") not in ("normal", "adjudication"):
+        return
+    ply = 0
+    fen = tags.get("FEN")
+    if fen:
+        f = fen.split()
+        side = 0 if len(f) < 2 or f[1] == "w" else 1
+        full = int(f[5]) if len(f) > 5 and f[5].isdigit() else 1
+        ply = 2 * (full - 1) + side
+    last_move_ply = None
+    for tok in TOKEN.findall(body):
+        if tok.startswith("{"):
+            m = SCORE.match(tok[1:].strip())
+            if m and last_move_ply is not None and not m.group(2):
+                x = float(m.group(3)) * 100 * (-1 if m.group(1) == "-" else 1)
+                white = last_move_ply % 2 == 0
+                r = result if white else 1 - result
+                yield last_move_ply, x, r
+            last_move_ply = None
+        elif re.match(r"^\d+\.+$", tok) or tok in RESULTS or tok == "*":
+            continue
+        else:
+            last_move_ply = ply
+            ply += 1
+
+
+def model(p, ply, x):
+    m = min(ply, 240) / 64.0
+    k = len(p) // 2
+    a = sum(c * m**i for i, c in enumerate(p[:k]))
+    b = max(sum(c * m**i for i, c in enumerate(p[k:])), 1.0)
+
+    def chance(y):
+        z = (a - y) / b
+        return 1.0 / (1.0 + math.exp(min(z, 700)))
+
+    w, l = chance(x), chance(-x)
+    return w, max(1.0 - w - l, 1e-9), l
+
+
+def nll(p, bins):
+    # Over every ply the model meets, a must not be negative (a draw cannot be less
+    # likely than both a win and a loss at score 0) and b must stay clear of zero.
+    k = len(p) // 2
+    total = 0.0
+    for i in range(16):
+        m = i * 3.75 / 15
+        a = sum(c * m**j for j, c in enumerate(p[:k]))
+        b = sum(c * m**j for j, c in enumerate(p[k:]))
+        total += 1e6 * (max(0.0, -a) + max(0.0, 20.0 - b))
+    for (ply, x), (w, d, l) in bins.items():
+        pw, pd, pl = model(p, ply, x)
+        total -= w * math.log(max(pw, 1e-12)) + d * math.log(pd) + l * math.log(max(pl, 1e-12))
+    return total
+
+
+def nelder_mead(f, x0, step, iters=3000):
+    n = len(x0)
+    pts = [list(x0)] + [[x0[j] + (step[j] if j == i else 0) for j in range(n)] for i in range(n)]
+    vals = [f(p) for p in pts]
+    for _ in range(iters):
+        order = sorted(range(n + 1), key=lambda i: vals[i])
+        pts, vals = [pts[i] for i in order], [vals[i] for i in order]
+        if abs(vals[-1] - vals[0]) < 1e-6 * (1 + abs(vals[0])):
+            break
+        c = [sum(p[j] for p in pts[:-1]) / n for j in range(n)]
+        refl = [c[j] + (c[j] - pts[-1][j]) for j in range(n)]
+        fr = f(refl)
+        if fr < vals[0]:
+            exp = [c[j] + 2 * (c[j] - pts[-1][j]) for j in range(n)]
+            fe = f(exp)
+            pts[-1], vals[-1] = (exp, fe) if fe < fr else (refl, fr)
+        elif fr < vals[-2]:
+            pts[-1], vals[-1] = refl, fr
+        else:
+            con = [c[j] + 0.5 * (pts[-1][j] - c[j]) for j in range(n)]
+            fc = f(con)
+            if fc < vals[-1]:
+                pts[-1], vals[-1] = con, fc
+            else:
+                for i in range(1, n + 1):
+                    pts[i] = [pts[0][j] + 0.5 * (pts[i][j] - pts[0][j]) for j in range(n)]
+                    vals[i] = f(pts[i])
+    return pts[0], vals[0]
+
+
+def main():
+    if len(sys.argv) < 2:
+        sys.exit(__doc__)
+    bins = defaultdict(lambda: [0, 0, 0])
+    n_games = n = 0
+    for path in sys.argv[1:]:
+        with open(path, encoding="utf-8") as fh:
+            for tags, body in games(fh.read()):
+                n_games += 1
+                for ply, x, r in samples(tags, body):
+                    if abs(x) > MAX_SCORE:
+                        continue
+                    key = (ply // 4 * 4 + 2, round(x / 10) * 10)
+                    bins[key][0 if r == 1 else 1 if r == 0.5 else 2] += 1
+                    n += 1
+    if n == 0:
+        sys.exit("no scored moves found")
+    k = 3  # a quadratic in m: a line fits late endgames badly, a cubic gains little
+    x0 = [250.0] + [0.0] * (k - 1) + [100.0] + [0.0] * (k - 1)
+    p, v = nelder_mead(lambda p: nll(p, bins), x0, [60.0] + [30.0] * (k - 1) + [30.0] + [15.0] * (k - 1), 6000)
+    p, v = nelder_mead(lambda q: nll(q, bins), p, [20.0] + [10.0] * (k - 1) + [10.0] + [5.0] * (k - 1), 6000)
+    print(f"{n_games} games, {n} scored moves, mean log-loss {v / n:.4f}")
+    print("wdlModel = " + " ".join(f"{x:.1f}" for x in p))
+    print("ply   score   observed W/D/L      model W/D/L")
+    for lo, hi in ((0, 40), (40, 80), (80, 160), (160, 400)):
+        for x in (0, 100, 200, 400):
+            obs = [0, 0, 0]
+            for (ply, s), c in bins.items():
+                if lo <= ply < hi and abs(s - x) <= 30:
+                    obs = [o + k for o, k in zip(obs, c)]
+            tot = sum(obs)
+            if tot < 30:
+                continue
+            mw = model(p, (lo + hi) // 2, x)
+            print(f"{lo:3}-{hi:<3} {x:5}  " + "/".join(f"{o / tot:.2f}" for o in obs)
+                  + f"  ({tot:5})  " + "/".join(f"{q:.2f}" for q in mw))
+
+
+if __name__ == "__main__":
+    main()
