@@ -398,7 +398,7 @@ pub fn parse_args(args: &[String]) -> Result<MatchConfig, String> {
             }
             "-outcomeinterval" | "-tb" | "-tbpieces" | "-tbignore50" | "-bookmode" | "-epdout"
             | "-noswap" | "-reverse" | "-seeds" | "-site" | "-resultformat" => {
-                return Err(unimplemented(&opt, "the README lists what it does"))
+                return Err(unimplemented(&opt, "docs/protocols.md lists what it does"))
             }
             other => return Err(format!("unknown option '{other}'")),
         }
@@ -503,7 +503,7 @@ pub fn parse_args(args: &[String]) -> Result<MatchConfig, String> {
                 "stderr" | "tscale" | "tmargin" => {
                     return Err(unimplemented(
                         &format!("{k}="),
-                        "the README lists what it does",
+                        "docs/protocols.md lists what it does",
                     ))
                 }
                 _ => return Err(format!("unknown engine field '{k}'")),

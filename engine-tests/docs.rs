@@ -1,0 +1,609 @@
+//! The documentation runs, so that it cannot go stale: every example in README.md and
+//! docs/*.md is played against the binary cargo built, every start-position diagram
+//! in docs/img/ is what `lancer diagram` draws now, and every link resolves.
+//!
+//! # How an example is written
+//!
+//! An example is a fenced code block whose info string is `console`:
+//!
+//! ````text
+//! ```console
+//! $ lancer perft --variant chess 3
+//! Nodes searched: 8902
+//! ```
+//! ````
+//!
+//! - A line starting `$ ` is a command; it must start `$ lancer`. It is split into
+//!   words as a shell would (quotes, backslashes), `lancer` is the binary cargo built,
+//!   and it runs in a scratch directory of its document (files it writes, `-o x.svg`,
+//!   stay there for the document's later examples).
+//! - The lines after it, up to the next `$ ` line or the end of the block, are what it
+//!   prints on stdout. A command ending in ` 2>&1` shows stderr too, after stdout.
+//! - Lines starting `> ` are the command's input (a UCI or XBoard session). Each one
+//!   is sent once the output shown above it has arrived; after the last, stdin is
+//!   closed. Without `> ` lines stdin is empty.
+//! - Placeholders for what changes from run to run (times, nps, node counts, the
+//!   order in which threads finish): a line that is only `...` stands for any number
+//!   of lines, none included; `...` within a line stands for any text
+//!   (`info depth 3 ... pv b1b8e`). Trailing blanks are not compared.
+//! - A command must exit with status 0, unless its output shows an `error:` line.
+//! - A fenced block with a word `file=NAME` in its info string (```` ```ini file=my.ini
+//!   ````) is written to NAME in the scratch directory when the document reaches it,
+//!   for the examples below it.
+//!
+//! Other code blocks are not run, and a `$ ` line outside a `console` block is an
+//! error: nothing that looks like an example escapes this test. Examples that cannot
+//! run here (`lancer match`, which needs engines and minutes; XBoard itself) are
+//! written without the `$ ` prompt.
+//!
+//! Keep examples fast (low depths, `go perft`, `d`): the whole file runs in seconds.
+//! A failure shows the example's place, what it shows and what lancer printed; a
+//! stale diagram names the `lancer diagram` command that redraws it.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+const TIMEOUT: Duration = Duration::from_secs(30);
+
+fn repo() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// README.md and every docs/*.md, relative to the repository.
+fn documents() -> Vec<PathBuf> {
+    let mut docs = vec![PathBuf::from("README.md")];
+    let mut more: Vec<PathBuf> = std::fs::read_dir(repo().join("docs"))
+        .expect("docs/ exists")
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "md"))
+        .map(|p| p.strip_prefix(repo()).unwrap().to_path_buf())
+        .collect();
+    more.sort();
+    docs.extend(more);
+    docs
+}
+
+fn read(rel: &Path) -> String {
+    std::fs::read_to_string(repo().join(rel)).unwrap_or_else(|e| panic!("{}: {e}", rel.display()))
+}
+
+// ---------------------------------------------------------------------------------
+// Reading the examples
+
+/// One command of an example, with the lines the document shows for it.
+#[derive(Debug, Default)]
+struct Example {
+    /// Where the `$ ` line is: `docs/x.md:12`.
+    at: String,
+    command: String,
+    /// What is shown, in order: `Input` lines are sent, `Output` lines expected.
+    lines: Vec<Shown>,
+}
+
+#[derive(Debug, Clone)]
+enum Shown {
+    Input(String),
+    Output(String),
+}
+
+/// What a document holds, in its order: examples to run, files to write.
+#[derive(Debug)]
+enum Step {
+    Run(Example),
+    File { name: String, text: String },
+}
+
+/// Splits a document into its steps; an error names the line that breaks the convention.
+fn steps(name: &str, text: &str) -> Result<Vec<Step>, String> {
+    let mut out = Vec::new();
+    let mut lines = text.lines().enumerate();
+    while let Some((i, line)) = lines.next() {
+        let at = |i: usize| format!("{name}:{}", i + 1);
+        let trimmed = line.trim_start();
+        let fence = if trimmed.starts_with("```") {
+            "```"
+        } else if trimmed.starts_with("~~~") {
+            "~~~"
+        } else {
+            if trimmed.starts_with("$ ") {
+                return Err(format!("{}: a `$ ` line outside a console block", at(i)));
+            }
+            continue;
+        };
+        let info = trimmed.trim_start_matches(fence).trim();
+        let mut body = Vec::new();
+        let mut closed = false;
+        for (j, l) in lines.by_ref() {
+            if l.trim_start().starts_with(fence) {
+                closed = true;
+                break;
+            }
+            body.push((j, l));
+        }
+        if !closed {
+            return Err(format!("{}: the code block is not closed", at(i)));
+        }
+        let words: Vec<&str> = info.split_whitespace().collect();
+        if let Some(file) = words.iter().find_map(|w| w.strip_prefix("file=")) {
+            let text: Vec<&str> = body.iter().map(|(_, l)| *l).collect();
+            out.push(Step::File {
+                name: file.to_string(),
+                text: text.join("\n") + "\n",
+            });
+            continue;
+        }
+        if words.first() != Some(&"console") {
+            if let Some((j, _)) = body.iter().find(|(_, l)| l.trim_start().starts_with("$ ")) {
+                return Err(format!(
+                    "{}: a `$ ` line in a `{info}` block (examples are `console` blocks)",
+                    at(*j)
+                ));
+            }
+            continue;
+        }
+        let mut current: Option<Example> = None;
+        for (j, l) in body {
+            if let Some(cmd) = l.strip_prefix("$ ") {
+                if !cmd.starts_with("lancer") {
+                    return Err(format!("{}: examples run lancer, not '{cmd}'", at(j)));
+                }
+                out.extend(current.take().map(Step::Run));
+                current = Some(Example {
+                    at: at(j),
+                    command: cmd.to_string(),
+                    lines: Vec::new(),
+                });
+                continue;
+            }
+            let Some(ex) = current.as_mut() else {
+                return Err(format!(
+                    "{}: a console block starts with a `$ lancer` line",
+                    at(j)
+                ));
+            };
+            ex.lines.push(match l.strip_prefix("> ") {
+                Some(input) => Shown::Input(input.to_string()),
+                None => Shown::Output(l.to_string()),
+            });
+        }
+        match current {
+            Some(ex) => out.push(Step::Run(ex)),
+            None => return Err(format!("{}: an empty console block", at(i))),
+        }
+    }
+    Ok(out)
+}
+
+// ---------------------------------------------------------------------------------
+// Comparing
+
+/// One line against its pattern: `...` within the pattern stands for any text.
+fn line_matches(pattern: &str, line: &str) -> bool {
+    let (pattern, line) = (pattern.trim_end(), line.trim_end());
+    let parts: Vec<&str> = pattern.split("...").collect();
+    if parts.len() == 1 {
+        return pattern == line;
+    }
+    let (first, last) = (parts[0], parts[parts.len() - 1]);
+    if !line.starts_with(first) || !line.ends_with(last) || line.len() < first.len() + last.len() {
+        return false;
+    }
+    let mut rest = &line[first.len()..line.len() - last.len()];
+    for part in &parts[1..parts.len() - 1] {
+        match rest.find(part) {
+            Some(k) => rest = &rest[k + part.len()..],
+            None => return false,
+        }
+    }
+    true
+}
+
+/// All lines against all patterns: a pattern line `...` stands for any number of lines.
+fn lines_match(patterns: &[String], lines: &[String]) -> bool {
+    match patterns.split_first() {
+        None => lines.is_empty(),
+        Some((p, rest)) if p.trim() == "..." => {
+            (0..=lines.len()).any(|k| lines_match(rest, &lines[k..]))
+        }
+        Some((p, rest)) => {
+            !lines.is_empty() && line_matches(p, &lines[0]) && lines_match(rest, &lines[1..])
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------
+// Running
+
+/// Runs one example in `dir`; the error shows what was expected and what came.
+fn run(ex: &Example, dir: &Path, timeout: Duration) -> Result<(), String> {
+    let (cmd, with_stderr) = match ex.command.trim_end().strip_suffix(" 2>&1") {
+        Some(c) => (c, true),
+        None => (ex.command.trim_end(), false),
+    };
+    let words = shlex::split(cmd).ok_or_else(|| format!("{}: cannot split '{cmd}'", ex.at))?;
+    if words.first().map(String::as_str) != Some("lancer") {
+        return Err(format!("{}: examples run lancer, not '{cmd}'", ex.at));
+    }
+    let expected: Vec<String> = ex
+        .lines
+        .iter()
+        .filter_map(|s| match s {
+            Shown::Output(l) => Some(l.clone()),
+            Shown::Input(_) => None,
+        })
+        .collect();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_lancer"))
+        .args(&words[1..])
+        .current_dir(dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("{}: cannot start lancer: {e}", ex.at))?;
+    let seen = Arc::new(Mutex::new(Vec::<String>::new()));
+    let stdout = child.stdout.take().unwrap();
+    let reader = {
+        let seen = Arc::clone(&seen);
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                match line {
+                    Ok(l) => seen.lock().unwrap().push(l),
+                    Err(_) => break,
+                }
+            }
+        })
+    };
+    let mut stderr = child.stderr.take().unwrap();
+    let err_reader = std::thread::spawn(move || {
+        let mut s = String::new();
+        let _ = stderr.read_to_string(&mut s);
+        s
+    });
+    let report = |why: &str, got: &[String], err: &str| {
+        format!(
+            "{}: {why}\n$ {}\n--- expected:\n{}\n--- got:\n{}\n--- stderr:\n{err}",
+            ex.at,
+            ex.command,
+            expected.join("\n"),
+            got.join("\n")
+        )
+    };
+    let mut stdin = child.stdin.take();
+    let mut shown_before = Vec::new();
+    let mut failure = None;
+    for s in &ex.lines {
+        match s {
+            Shown::Output(l) => shown_before.push(l.clone()),
+            Shown::Input(input) => {
+                // Wait for the output shown above this input.
+                let t0 = Instant::now();
+                while !lines_match(&shown_before, &seen.lock().unwrap()) {
+                    if t0.elapsed() > timeout {
+                        failure = Some(format!("no such output before '> {input}'"));
+                        break;
+                    }
+                    std::thread::sleep(Duration::from_millis(2));
+                }
+                if failure.is_some() {
+                    break;
+                }
+                if let Some(w) = stdin.as_mut() {
+                    let _ = writeln!(w, "{input}");
+                    let _ = w.flush();
+                }
+            }
+        }
+    }
+    drop(stdin);
+    let t0 = Instant::now();
+    let status = loop {
+        if let Some(st) = child.try_wait().map_err(|e| e.to_string())? {
+            break Some(st);
+        }
+        if failure.is_some() || t0.elapsed() > timeout {
+            let _ = child.kill();
+            let _ = child.wait();
+            break None;
+        }
+        std::thread::sleep(Duration::from_millis(2));
+    };
+    reader.join().unwrap();
+    let err = err_reader.join().unwrap();
+    let mut got = seen.lock().unwrap().clone();
+    if with_stderr {
+        got.extend(err.lines().map(String::from));
+    }
+    if let Some(why) = failure {
+        return Err(report(&why, &got, &err));
+    }
+    let Some(status) = status else {
+        return Err(report(
+            &format!("still running after {timeout:?}"),
+            &got,
+            &err,
+        ));
+    };
+    if !lines_match(&expected, &got) {
+        return Err(report("the output differs", &got, &err));
+    }
+    let shows_error = expected.iter().any(|l| l.starts_with("error:"));
+    if !status.success() && !shows_error {
+        return Err(report(&format!("exit status {status}"), &got, &err));
+    }
+    Ok(())
+}
+
+/// Runs every example of one document; returns how many ran, or every failure.
+fn run_document(rel: &Path) -> Result<usize, String> {
+    let name = rel.display().to_string();
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("docs")
+        .join(name.replace('/', "_"));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut failures = Vec::new();
+    let mut ran = 0;
+    for step in steps(&name, &read(rel))? {
+        match step {
+            Step::File { name, text } => std::fs::write(dir.join(name), text).unwrap(),
+            Step::Run(ex) => {
+                ran += 1;
+                if let Err(e) = run(&ex, &dir, TIMEOUT) {
+                    failures.push(e);
+                }
+            }
+        }
+    }
+    if failures.is_empty() {
+        Ok(ran)
+    } else {
+        Err(failures.join("\n\n"))
+    }
+}
+
+#[test]
+fn readme_examples_run_as_shown() {
+    let n = run_document(Path::new("README.md")).unwrap_or_else(|e| panic!("{e}"));
+    assert!(n >= 3, "only {n} examples in README.md");
+}
+
+#[test]
+fn docs_examples_run_as_shown() {
+    let mut failures = Vec::new();
+    let mut total = 0;
+    for doc in documents().into_iter().skip(1) {
+        match run_document(&doc) {
+            Ok(n) => {
+                eprintln!("{}: {n} examples", doc.display());
+                total += n;
+            }
+            Err(e) => failures.push(e),
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+    assert!(total >= 20, "only {total} examples in docs/");
+}
+
+/// The checker itself: a wrong line, a missing line, an extra line and a broken
+/// convention are all caught; placeholders match what they stand for.
+#[test]
+fn the_checker_catches_wrong_examples() {
+    let s = |v: &[&str]| v.iter().map(|x| x.to_string()).collect::<Vec<_>>();
+    assert!(line_matches(
+        "info depth 3 ... pv b1b8e",
+        "info depth 3 nodes 9 pv b1b8e"
+    ));
+    assert!(line_matches("... nodes", "2766 nodes"));
+    assert!(line_matches("1... e5", "1... e5"));
+    assert!(!line_matches(
+        "info depth 3 ... pv b1b8e",
+        "info depth 3 nodes 9 pv b1b8"
+    ));
+    assert!(!line_matches("a...a", "a"));
+    assert!(lines_match(&s(&["a", "...", "z"]), &s(&["a", "z"])));
+    assert!(lines_match(
+        &s(&["a", "...", "z"]),
+        &s(&["a", "b", "c", "z"])
+    ));
+    assert!(!lines_match(&s(&["a", "z"]), &s(&["a", "b", "z"])));
+    assert!(!lines_match(&s(&["a", "b"]), &s(&["a"])));
+
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("docs-selftest");
+    std::fs::create_dir_all(&dir).unwrap();
+    let doc = "```console\n$ lancer perft --variant chess 2\nNodes searched: 401\n```\n";
+    let [Step::Run(ex)] = &steps("t.md", doc).unwrap()[..] else {
+        panic!("one example")
+    };
+    let e = run(ex, &dir, Duration::from_secs(2)).unwrap_err();
+    assert!(
+        e.contains("the output differs") && e.contains("Nodes searched: 400"),
+        "{e}"
+    );
+    let doc = "```console\n$ lancer uci\n> isready\nreadyok\nreadyok\n> quit\n```\n";
+    let [Step::Run(ex)] = &steps("t.md", doc).unwrap()[..] else {
+        panic!("one example")
+    };
+    assert!(run(ex, &dir, Duration::from_secs(2))
+        .unwrap_err()
+        .contains("no such output before '> quit'"));
+    let doc = "```console\n$ lancer perft --fen x 1\n```\n";
+    let [Step::Run(ex)] = &steps("t.md", doc).unwrap()[..] else {
+        panic!("one example")
+    };
+    assert!(run(ex, &dir, Duration::from_secs(2))
+        .unwrap_err()
+        .contains("exit status"));
+    assert!(steps("t.md", "$ lancer perft 1\n").is_err());
+    assert!(steps("t.md", "```sh\n$ lancer perft 1\n```\n").is_err());
+    assert!(steps("t.md", "```console\n$ ls\n```\n").is_err());
+    assert!(steps("t.md", "```console\nhello\n```\n").is_err());
+}
+
+// ---------------------------------------------------------------------------------
+// Diagrams
+
+/// What `lancer diagram --variant V` draws now.
+fn diagram(variant: &str) -> String {
+    let o = Command::new(env!("CARGO_BIN_EXE_lancer"))
+        .args(["diagram", "--variant", variant])
+        .output()
+        .expect("lancer runs");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    String::from_utf8(o.stdout).unwrap()
+}
+
+/// Every docs/img/V.svg is the start position of variant V as `lancer diagram` draws
+/// it now (regenerate with `lancer diagram --variant V -o docs/img/V.svg`).
+#[test]
+fn diagrams_are_what_lancer_draws_now() {
+    let vs = lancer::rules::Variants::builtin();
+    let mut n = 0;
+    for e in std::fs::read_dir(repo().join("docs/img")).unwrap() {
+        let p = e.unwrap().path();
+        if p.extension().is_none_or(|x| x != "svg") {
+            continue;
+        }
+        let v = p.file_stem().unwrap().to_str().unwrap();
+        assert!(
+            vs.get(v).is_some_and(|x| x.name == v),
+            "{}: not a variant",
+            p.display()
+        );
+        let have = std::fs::read_to_string(&p).unwrap();
+        assert!(
+            have == diagram(v),
+            "{} is stale: lancer diagram --variant {v} -o docs/img/{v}.svg",
+            p.display()
+        );
+        n += 1;
+    }
+    assert_eq!(n, vs.all().len(), "one diagram per built-in variant");
+}
+
+/// docs/rules.md shows every built-in variant's start position.
+#[test]
+fn rules_show_every_variant() {
+    let rules = read(Path::new("docs/rules.md"));
+    for v in lancer::rules::Variants::builtin().all() {
+        let link = format!("](img/{}.svg)", v.name);
+        assert!(rules.contains(&link), "docs/rules.md lacks ![...]{link}");
+        assert!(repo()
+            .join("docs/img")
+            .join(format!("{}.svg", v.name))
+            .exists());
+    }
+}
+
+// ---------------------------------------------------------------------------------
+// Links
+
+/// GitHub's anchor of a heading: lower case, punctuation dropped, blanks to `-`.
+fn slug(heading: &str) -> String {
+    let link = regex::Regex::new(r"\[([^\]]*)\]\([^)]*\)").unwrap();
+    let text = link.replace_all(heading, "$1");
+    text.trim()
+        .to_lowercase()
+        .chars()
+        .filter(|c| c.is_alphanumeric() || matches!(c, ' ' | '-' | '_'))
+        .map(|c| if c == ' ' { '-' } else { c })
+        .collect()
+}
+
+/// The anchors of a Markdown text (a repeated heading gets `-1`, `-2`, ... as on GitHub).
+fn anchors(text: &str) -> Vec<String> {
+    let mut seen = std::collections::HashMap::<String, usize>::new();
+    let mut out = Vec::new();
+    for line in without_fences(text).lines() {
+        let Some(h) = line.strip_prefix('#') else {
+            continue;
+        };
+        let s = slug(h.trim_start_matches('#'));
+        let n = seen.entry(s.clone()).or_insert(0);
+        out.push(if *n == 0 { s } else { format!("{s}-{n}") });
+        *n += 1;
+    }
+    out
+}
+
+/// The text without its fenced code blocks.
+fn without_fences(text: &str) -> String {
+    let mut out = String::new();
+    let mut fence: Option<&str> = None;
+    for line in text.lines() {
+        let t = line.trim_start();
+        match fence {
+            Some(f) if t.starts_with(f) => fence = None,
+            Some(_) => {}
+            None if t.starts_with("```") => fence = Some("```"),
+            None if t.starts_with("~~~") => fence = Some("~~~"),
+            None => {
+                out.push_str(line);
+                out.push('\n');
+            }
+        }
+    }
+    out
+}
+
+/// The prose of a Markdown text: no code blocks, no code spans (links there are not links).
+fn without_code(text: &str) -> String {
+    let code = regex::Regex::new("`[^`]*`").unwrap();
+    code.replace_all(&without_fences(text), "").into_owned()
+}
+
+/// README.md and docs/*.md stand alone: no `../shared` references, every relative link
+/// (and `#anchor`) leads somewhere.
+#[test]
+fn links_resolve_and_nothing_points_outside() {
+    let inline = regex::Regex::new(r#"\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)"#).unwrap();
+    let reference = regex::Regex::new(r"(?m)^\s*\[[^\]]+\]:\s*(\S+)").unwrap();
+    let mut problems = Vec::new();
+    let mut checked = 0;
+    for doc in documents() {
+        let text = read(&doc);
+        for bad in ["../shared", "/work/shared", "shared reference"] {
+            if text.contains(bad) {
+                problems.push(format!("{}: mentions '{bad}'", doc.display()));
+            }
+        }
+        let prose = without_code(&text);
+        let targets = inline
+            .captures_iter(&prose)
+            .chain(reference.captures_iter(&prose))
+            .map(|c| c[1].to_string());
+        for t in targets {
+            if t.contains("://") || t.starts_with("mailto:") {
+                continue;
+            }
+            checked += 1;
+            let (path, anchor) = match t.split_once('#') {
+                Some((p, a)) => (p, Some(a)),
+                None => (t.as_str(), None),
+            };
+            let file = if path.is_empty() {
+                doc.clone()
+            } else {
+                doc.parent().unwrap().join(path)
+            };
+            if !repo().join(&file).exists() {
+                problems.push(format!("{}: link to missing {t}", doc.display()));
+                continue;
+            }
+            if let Some(a) = anchor {
+                let in_md = file.extension().is_some_and(|x| x == "md");
+                if !in_md || !anchors(&read(&file)).iter().any(|x| x == a) {
+                    problems.push(format!(
+                        "{}: no anchor #{a} in {}",
+                        doc.display(),
+                        file.display()
+                    ));
+                }
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    assert!(checked >= 10, "only {checked} links checked");
+}
