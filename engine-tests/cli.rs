@@ -849,3 +849,31 @@ fn diagram_output_file_and_errors() {
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(stderr(&o).starts_with("error: "), "{}", stderr(&o));
 }
+
+/// `lancer variants --setups eightpiecerandom | head -1`: the output command ends
+/// quietly when its reader goes away, without a panic report.
+#[test]
+fn a_closed_pipe_ends_output_quietly() {
+    use std::io::{BufRead, BufReader};
+    use std::process::{Command, Stdio};
+    for args in [
+        &["variants", "--setups", "eightpiecerandom"][..],
+        &["analyse", "--depth", "30"][..],
+    ] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_lancer"))
+            .args(args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut first = String::new();
+        BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut first)
+            .unwrap();
+        assert!(!first.is_empty(), "{args:?}");
+        let o = child.wait_with_output().unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+        assert!(o.status.success(), "{args:?}: {:?} {err}", o.status);
+    }
+}

@@ -419,9 +419,35 @@ impl CliError {
 const MATCH_USAGE: &str =
     "lancer match -engine cmd=CMD [name=NAME] [proto=uci|xboard] [FIELD=VALUE...] -engine ... [-each FIELD=VALUE...] [OPTIONS]";
 
+/// Output commands end quietly when their reader goes away (`lancer variants | head`),
+/// as Unix tools do, instead of reporting a panic: `println!` panics on a broken
+/// pipe, and this hook turns that one panic into a plain exit. Not the protocols or
+/// the referee: they write to engines' and GUIs' pipes and handle a closed one.
+fn end_on_broken_pipe() {
+    let default = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let p = info.payload();
+        let msg = p
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| p.downcast_ref::<&str>().copied())
+            .unwrap_or("");
+        if msg.starts_with("failed printing to stdout") && msg.contains("Broken pipe") {
+            std::process::exit(0);
+        }
+        default(info);
+    }));
+}
+
 /// Runs a subcommand.
 pub fn run(cli: Cli) -> Result<(), CliError> {
     let vs = load_variants(cli.variants.as_deref())?;
+    if !matches!(
+        cli.command,
+        None | Some(Command::Uci) | Some(Command::Xboard) | Some(Command::Match(_))
+    ) {
+        end_on_broken_pipe();
+    }
     match cli.command {
         Some(Command::Perft(a)) => Ok(run_perft(&vs, a)?),
         Some(Command::Variants(a)) => Ok(run_variants(&vs, a)?),
@@ -633,7 +659,7 @@ fn print_options() {
             OptionKind::Text => "text".to_string(),
             OptionKind::Button => "button".to_string(),
         };
-        println!("{:<16} {kind}", o.name);
+        println!("{:<17} {kind}", o.name);
     }
 }
 
