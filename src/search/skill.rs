@@ -4,9 +4,9 @@
 //! A level from 0 to 20 (fractions allowed; 20 is full strength) weakens the search
 //! two ways: a node budget that grows by a factor 1.45 a level (64 nodes at level 0,
 //! about 75,000 at level 19), and a choice among the best four root moves with a
-//! random bonus of up to `12 * (20 - level)` centipawns each, so that low levels make
-//! the mistakes of a weak player (a piece left hanging, a mate missed) rather than
-//! only play shallowly. `UCI_Elo` maps to a level through [`ELO_SCALE`], measured in
+//! random bonus of up to `12 * (20 - level)` centipawns each (at most 100), so that
+//! low levels make the mistakes of a weak player (a piece left hanging, a mate
+//! missed) rather than only play shallowly. `UCI_Elo` maps to a level through [`ELO_SCALE`], measured in
 //! chess at 10+0.1 (see `docs/protocols.md`).
 
 use super::score::MATE_BOUND;
@@ -20,8 +20,18 @@ pub const FULL: f64 = 20.0;
 pub const CANDIDATES: usize = 4;
 
 /// (level, Elo) pairs measured in chess at 10+0.1, by level; `UCI_Elo` interpolates
-/// between them. The anchors and the matches are in `docs/protocols.md`.
-pub const ELO_SCALE: [(f64, i64); 2] = [(0.0, 800), (FULL, 2600)];
+/// between them. Levels 12 and 16 were measured against Fairy-Max 5.0b (taken as
+/// 1800) and Sjaak II 1.4.1, the lower levels by self-play steps down from level 12,
+/// full strength against Sjaak II; the matches are in `docs/protocols.md`.
+pub const ELO_SCALE: [(f64, i64); 7] = [
+    (0.0, 480),
+    (4.0, 680),
+    (8.0, 1040),
+    (10.0, 1270),
+    (12.0, 1590),
+    (16.0, 1850),
+    (FULL, 2400),
+];
 
 /// The lowest and highest `UCI_Elo`.
 pub const MIN_ELO: i64 = ELO_SCALE[0].1;
@@ -34,8 +44,14 @@ pub fn node_budget(level: f64) -> u64 {
 
 /// The largest random bonus (centipawns) a candidate move gets at `level`.
 pub fn spread(level: f64) -> i32 {
-    (12.0 * (FULL - level.clamp(0.0, FULL))).round() as i32
+    // Capped: a wider bonus drowns the search, and levels 0 to 4 played alike.
+    (12.0 * (FULL - level.clamp(0.0, FULL)))
+        .round()
+        .min(MAX_SPREAD as f64) as i32
 }
+
+/// The widest bonus (centipawns), reached at level 11.7 and below.
+pub const MAX_SPREAD: i32 = 100;
 
 /// The level that plays at `elo` (clamped to the scale).
 pub fn level_for_elo(elo: i64) -> f64 {
