@@ -29,6 +29,8 @@ fn attack_weight(k: Kind) -> i32 {
         Kind::Rook | Kind::Lancer => 3,
         Kind::Knight | Kind::Bishop | Kind::ForwardBishop | Kind::Sentry | Kind::Windmill => 2,
         Kind::Pawn => 1,
+        // It captures nothing but the king: one next to the king's square wins it.
+        Kind::Bearer => 3,
         _ => 0,
     }
 }
@@ -103,6 +105,7 @@ pub fn side(pos: &Position, c: Color) -> Score {
             }
             Kind::Windmill => pos.windmill_reaches(sq, pos.pieces_of(c, Kind::Bearer), occ),
             Kind::Pawn => t.pawn(c.idx(), sq),
+            Kind::Bearer if pos.frozen() & bb(sq) == 0 => t.king(sq) & v.mask,
             _ => 0,
         };
         if k != Kind::Pawn {
