@@ -178,8 +178,7 @@ pub fn info_line(pos: &Position, i: &Info, show_wdl: bool) -> String {
     }
     let mut text = msg.serialize();
     if show_wdl {
-        let ply = (pos.fullmove().max(1) as u32 - 1) * 2 + pos.side().idx() as u32;
-        let [w, d, l] = wdl::wdl(&wdl::model(pos.variant()), i.score, ply);
+        let [w, d, l] = wdl::wdl(&wdl::model(pos.variant()), i.score, pos.game_ply());
         // Right after the score, before a bound, as Stockfish writes it.
         let at = [" lowerbound", " upperbound", " nodes "]
             .iter()

@@ -134,6 +134,10 @@ impl Position {
     pub fn fullmove(&self) -> u16 {
         self.fullmove
     }
+    /// Plies played since the game's first move (from the move number and the side to move).
+    pub fn game_ply(&self) -> u32 {
+        (self.fullmove.max(1) as u32 - 1) * 2 + self.side().idx() as u32
+    }
     /// The Zobrist key.
     #[inline(always)]
     pub fn key(&self) -> u64 {

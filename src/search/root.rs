@@ -30,8 +30,7 @@ pub fn search(
     // that arrives before this line still counts.
     shared.nodes.store(0, Ordering::Relaxed);
     shared.tt.new_search();
-    let game_ply = (pos.fullmove().max(1) as u32 - 1) * 2 + pos.side().idx() as u32;
-    let tm = time::TimeManager::new(limits, pos.side(), game_ply);
+    let tm = time::TimeManager::new(limits, pos.side(), pos.game_ply());
     let mut keys = history.to_vec();
     if keys.last() != Some(&pos.key()) {
         keys.push(pos.key());
