@@ -172,11 +172,12 @@ impl Engine {
     /// The skill level the search plays at (`None`: full strength), from
     /// `UCI_LimitStrength` + `UCI_Elo` or else `Skill Level`.
     pub fn skill(&self) -> Option<f64> {
-        if self.limit_strength {
-            Some(skill::level_for_elo(self.elo)).filter(|&l| l < skill::FULL)
+        let level = if self.limit_strength {
+            skill::level_for_elo(self.elo)
         } else {
-            Some(self.skill_level as f64).filter(|&l| l < skill::FULL)
-        }
+            self.skill_level as f64
+        };
+        (level < skill::FULL).then_some(level)
     }
 
     /// Whether the `UCI_ShowWDL` option is on.

@@ -205,7 +205,6 @@ pub fn search(
                 }
                 w.node_cap = w.node_cap.min(budget.saturating_mul(4));
             }
-            let (score, pv) = &lines[0];
             if pv[0] == last_best {
                 stable += 1;
             } else {
