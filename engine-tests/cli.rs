@@ -877,3 +877,104 @@ fn a_closed_pipe_ends_output_quietly() {
         assert!(o.status.success(), "{args:?}: {:?} {err}", o.status);
     }
 }
+
+/// Issue 14: `lancer datagen` writes `EFEN | result | score` lines of quiet positions;
+/// a seed gives the same file with one thread or two. `lancer tune` fits the weights
+/// to them and rewrites only its variant's section of the weights file, which then
+/// reads back; bad data, terms and variants fail cleanly.
+#[test]
+fn datagen_and_tune() {
+    let dir = std::env::temp_dir().join(format!("lancer-datagen-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let data = dir.join("lighthouse.txt");
+    let data_s = data.to_str().unwrap();
+    let run = |threads: &str, out: &str| {
+        lancer(&[
+            "datagen",
+            "--variant",
+            "lighthouse",
+            "--games",
+            "4",
+            "--nodes",
+            "400",
+            "--seed",
+            "9",
+            "--threads",
+            threads,
+            "-o",
+            out,
+        ])
+    };
+    let o = run("2", data_s);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).contains("4 games"), "{}", stderr(&o));
+    let text = std::fs::read_to_string(&data).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines.len() >= 20, "{} positions", lines.len());
+    let v = common::variants().get("lighthouse").unwrap();
+    for l in &lines {
+        let f: Vec<&str> = l.split(" | ").collect();
+        assert_eq!(f.len(), 3, "{l}");
+        let p = lancer::rules::Position::from_efen(v, f[0]).unwrap();
+        assert!(!p.in_check(), "a quiet position: {l}");
+        assert!(["1-0", "0-1", "1/2-1/2"].contains(&f[1]), "{l}");
+        f[2].parse::<i32>().unwrap();
+    }
+    // All positions of a game share its result.
+    let one = dir.join("one.txt");
+    let o = run("1", one.to_str().unwrap());
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(
+        std::fs::read_to_string(&one).unwrap(),
+        text,
+        "same seed, same data"
+    );
+
+    let weights = dir.join("weights.ini");
+    let start = "# mine\n[chess]\ntempo = 20 20\n\n[lighthouse]\ntempo = 5 5\n";
+    std::fs::write(&weights, start).unwrap();
+    let w = weights.to_str().unwrap();
+    let tune = |extra: &[&str]| {
+        let mut a = vec![
+            "tune",
+            "--variant",
+            "lighthouse",
+            "--weights",
+            w,
+            "--epochs",
+            "5",
+        ];
+        a.extend_from_slice(extra);
+        lancer(&a)
+    };
+    let o = tune(&[data_s]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(err.contains("K = ") && err.contains("epoch     5"), "{err}");
+    let new = std::fs::read_to_string(&weights).unwrap();
+    assert!(new.starts_with("# mine\n[chess]\ntempo = 20 20\n"), "{new}");
+    let section = new.split("[lighthouse]").nth(1).unwrap();
+    assert!(section.lines().count() > 3, "tuned weights written: {new}");
+    lancer::search::eval::params::from_text(v, &new).unwrap();
+    // Only the chosen group moves.
+    std::fs::write(&weights, start).unwrap();
+    let o = tune(&["--terms", "tempo", data_s]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let new = std::fs::read_to_string(&weights).unwrap();
+    let section = new.split("[lighthouse]").nth(1).unwrap();
+    assert_eq!(section.trim().lines().count(), 1, "{new}");
+    assert!(section.trim().starts_with("tempo = "), "{new}");
+
+    let bad = dir.join("bad.txt");
+    std::fs::write(&bad, "4/4/4/4/4/4/4/4 w - - 0 1 | 2-0 | 0\n").unwrap();
+    assert_clean_failure(&tune(&[bad.to_str().unwrap()]), "bad.txt:1");
+    assert_clean_failure(
+        &tune(&["--terms", "nosuch", data_s]),
+        "unknown term 'nosuch'",
+    );
+    assert_clean_failure(
+        &lancer(&["datagen", "--variant", "nosuch", "--games", "1"]),
+        "unknown variant",
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}

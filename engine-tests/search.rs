@@ -230,11 +230,17 @@ fn colour_mirror(efen: &str) -> String {
 #[test]
 fn evaluation_is_colour_symmetric() {
     use lancer::rules::moves::MoveList;
-    use lancer::search::eval::{breakdown, evaluate};
+    use lancer::search::eval::{breakdown, cache, evaluate, evaluate_with, params, trace, Score};
     use rand::{Rng, SeedableRng};
     let mut rng = rand::rngs::StdRng::seed_from_u64(14);
     let mut checked = 0;
     for v in variants().all() {
+        let built = cache::build(v, params::for_variant(v));
+        let mut random = params::defaults(v);
+        for w in random.w.iter_mut() {
+            *w = Score::new(rng.gen_range(-60..60), rng.gen_range(-60..60));
+        }
+        let random = cache::build(v, random);
         for game in 0..12 {
             let mut p = random_start(v, &mut rng);
             for _ply in 0..80 {
@@ -258,9 +264,43 @@ fn evaluation_is_colour_symmetric() {
                     v.name
                 );
                 let b = breakdown(&p);
-                let sum = b.terms().iter().map(|t| t.1.mg).sum::<i32>();
-                assert_eq!(sum, b.sum().mg);
+                let sum = b
+                    .terms()
+                    .map(|t| t.1)
+                    .fold((0, 0), |a, s| (a.0 + s.mg, a.1 + s.eg));
+                assert_eq!(sum, (b.sum().mg, b.sum().eg));
                 assert_eq!(b.for_side(p.side()), evaluate(&p));
+                // The tuner's view (counts times weights) is the evaluation, for the
+                // build's weights and for random ones (every term weighs something).
+                let (n, phase) = trace(&p);
+                for t in [&built, &random] {
+                    let mut lin = 0.0;
+                    for (i, w) in t.params.w.iter().enumerate() {
+                        lin += n[i] as f64 * (w.mg * phase + w.eg * (256 - phase)) as f64 / 256.0;
+                    }
+                    let e = evaluate_with(&p, t);
+                    let white = if p.side() == lancer::rules::Color::White {
+                        e
+                    } else {
+                        -e
+                    };
+                    assert!(
+                        (lin - white as f64).abs() <= 2.0,
+                        "{}: {efen}: traced {lin}, evaluated {white}",
+                        v.name
+                    );
+                    assert_eq!(
+                        evaluate_with(&p, t),
+                        evaluate_with(&q, t),
+                        "{}: {efen} / {m} (weights {})",
+                        v.name,
+                        if std::ptr::eq(t, &built) {
+                            "built"
+                        } else {
+                            "random"
+                        }
+                    );
+                }
                 checked += 1;
                 let mut l = MoveList::new();
                 p.legal_moves(&mut l);

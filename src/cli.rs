@@ -47,6 +47,78 @@ pub enum Command {
     Options,
     /// Draw the position as an SVG picture (stdout, or a file with -o).
     Diagram(DiagramArgs),
+    /// Self-play games written as labelled quiet positions, for `lancer tune`.
+    Datagen(DatagenArgs),
+    /// Fit the evaluation's weights to `lancer datagen` positions (writes the weights file).
+    Tune(TuneArgs),
+}
+
+/// `lancer datagen`.
+#[derive(Args, Debug)]
+pub struct DatagenArgs {
+    /// Variant name (see `lancer variants`).
+    #[arg(long, default_value = "chess")]
+    pub variant: String,
+    /// Games to play.
+    #[arg(long, default_value_t = 100)]
+    pub games: usize,
+    /// Nodes searched per move.
+    #[arg(long, default_value_t = 5000)]
+    pub nodes: u64,
+    /// Random plies played from the start (one more in about half the games).
+    #[arg(long, default_value_t = 8)]
+    pub plies: usize,
+    /// Seed: the same seed writes the same positions, whatever the thread count.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Games played at once.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=crate::engine::MAX_THREADS as u64))]
+    pub threads: u64,
+    /// Write to this file instead of stdout.
+    #[arg(short = 'o', long = "output", value_name = "FILE")]
+    pub output: Option<String>,
+}
+
+/// `lancer tune`.
+#[derive(Args, Debug)]
+pub struct TuneArgs {
+    /// Variant name (see `lancer variants`).
+    #[arg(long)]
+    pub variant: String,
+    /// Files of `lancer datagen` lines.
+    #[arg(required = true, value_name = "DATA")]
+    pub data: Vec<String>,
+    /// The weights file: read for the starting weights, rewritten with the tuned section.
+    #[arg(
+        long,
+        default_value = "src/search/eval/weights.ini",
+        value_name = "FILE"
+    )]
+    pub weights: String,
+    /// Passes of gradient descent (Adam).
+    #[arg(long, default_value_t = 500)]
+    pub epochs: usize,
+    /// Adam's step size, in centipawns.
+    #[arg(long, default_value_t = 1.0)]
+    pub lr: f64,
+    /// Share of the game result in the target; the rest is the search's score.
+    #[arg(long, default_value_t = 1.0)]
+    pub lambda: f64,
+    /// Tune only these groups (material, squares, mobility, pieces, king, pawns, tempo).
+    #[arg(long, value_delimiter = ',')]
+    pub terms: Vec<String>,
+    /// Use this K (per centipawn) instead of fitting it.
+    #[arg(long)]
+    pub k: Option<f64>,
+    /// Start from the hand-set weights, not the file's.
+    #[arg(long)]
+    pub from_hand_set: bool,
+    /// Print the error every this many epochs.
+    #[arg(long, default_value_t = 10)]
+    pub report: usize,
+    /// Print the new file on stdout instead of writing it.
+    #[arg(long)]
+    pub dry_run: bool,
 }
 
 /// `lancer diagram`.
@@ -486,6 +558,8 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
         }
         Some(Command::Openings(a)) => Ok(run_openings(&vs, a)?),
         Some(Command::Diagram(a)) => Ok(run_diagram(&vs, a)?),
+        Some(Command::Datagen(a)) => Ok(run_datagen(&vs, a)?),
+        Some(Command::Tune(a)) => Ok(run_tune(&vs, a)?),
         Some(Command::Uci) => {
             crate::protocol::uci::run(None, vs);
             Ok(())
@@ -642,6 +716,56 @@ fn run_openings(vs: &Variants, a: OpeningsArgs) -> Result<(), String> {
             progress.println(&pos.efen());
         }
         progress.show(&progress::openings_text(seen.len(), a.count, tries));
+    }
+    Ok(())
+}
+
+fn run_datagen(vs: &Variants, a: DatagenArgs) -> Result<(), String> {
+    let cfg = crate::datagen::Config {
+        games: a.games,
+        nodes: a.nodes.max(1),
+        plies: a.plies,
+        seed: a.seed,
+        threads: a.threads as usize,
+    };
+    let mut out: Box<dyn std::io::Write> = match &a.output {
+        Some(f) => Box::new(std::io::BufWriter::new(
+            std::fs::File::create(f).map_err(|e| format!("{f}: {e}"))?,
+        )),
+        None => Box::new(std::io::stdout().lock()),
+    };
+    let t = std::time::Instant::now();
+    let (games, positions) = crate::datagen::run(vs, &a.variant, &cfg, &mut *out)?;
+    eprintln!(
+        "datagen {}: {games} games, {positions} positions in {:.1}s",
+        a.variant,
+        t.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+fn run_tune(vs: &Variants, a: TuneArgs) -> Result<(), String> {
+    let text = std::fs::read_to_string(&a.weights).map_err(|e| {
+        format!(
+            "{}: {e} (run from the source tree, or give --weights)",
+            a.weights
+        )
+    })?;
+    let cfg = crate::tune::Config {
+        epochs: a.epochs,
+        lr: a.lr,
+        lambda: a.lambda.clamp(0.0, 1.0),
+        terms: a.terms,
+        k: a.k,
+        from_hand_set: a.from_hand_set,
+        report: a.report,
+    };
+    let new = crate::tune::run(vs, &a.variant, &a.data, &text, &cfg)?;
+    if a.dry_run {
+        print!("{new}");
+    } else {
+        std::fs::write(&a.weights, new).map_err(|e| format!("{}: {e}", a.weights))?;
+        eprintln!("wrote {} (rebuild to use the new weights)", a.weights);
     }
     Ok(())
 }

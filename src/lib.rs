@@ -3,6 +3,7 @@
 
 pub mod bench;
 pub mod cli;
+pub mod datagen;
 pub mod diagram;
 pub mod engine;
 pub mod progress;
@@ -10,3 +11,4 @@ pub mod protocol;
 pub mod referee;
 pub mod rules;
 pub mod search;
+pub mod tune;

@@ -105,6 +105,18 @@ pub fn openings_text(found: usize, wanted: usize, tried: usize) -> String {
     format!("  {found}/{wanted} openings ({tried} tried)")
 }
 
+/// `lancer datagen`'s line: `  12/100 games, 1234 positions, 56 positions/s, ETA 3m05s`.
+pub fn datagen_text(games: usize, wanted: usize, positions: usize, secs: f64) -> String {
+    let rate = positions as f64 / secs;
+    let left = (wanted.saturating_sub(games)) as f64 * secs / games.max(1) as f64;
+    let left = left.round() as u64;
+    format!(
+        "  {games}/{wanted} games, {positions} positions, {rate:.0} positions/s, ETA {}m{:02}s",
+        left / 60,
+        left % 60
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -120,6 +132,10 @@ mod tests {
         assert_eq!(redraw(2, "abc"), "\rabc");
         assert_eq!(blank(3), "\r   \r");
         assert_eq!(openings_text(37, 100, 412), "  37/100 openings (412 tried)");
+        assert_eq!(
+            datagen_text(10, 100, 500, 5.0),
+            "  10/100 games, 500 positions, 100 positions/s, ETA 0m45s"
+        );
     }
 
     #[test]

@@ -351,7 +351,7 @@ fn cmd_eval(engine: &Engine) {
     ));
     out(&format!(
         "info string eval tempo {}: total {} (side to move)",
-        crate::search::eval::TEMPO,
+        b.tempo(),
         uci_score(b.for_side(pos.side()))
     ));
 }

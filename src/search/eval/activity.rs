@@ -1,25 +1,26 @@
 //! Piece activity: mobility (under the mobility rule where it applies), the lancer's
-//! facing, the jailer's holds, the sentry's capture chances, standard-bearer range,
-//! and danger around the king (including drops in hand).
+//! facing, the jailer's holds, the sentry's capture chances, standard-bearer range;
+//! and, from the same attack sets, the attack on the enemy king that [`super::king`]
+//! scores.
 
-use super::{count, Score};
+use super::params::*;
+use super::{count, Acc};
 use crate::rules::bitboard::*;
-use crate::rules::variant::Goal;
 use crate::rules::{Color, Kind, Position};
 
-/// Per-square mobility weights (middlegame, endgame).
-fn mobility_weight(k: Kind) -> Score {
-    match k {
-        Kind::Knight => Score::new(4, 4),
-        Kind::Bishop | Kind::ForwardBishop => Score::new(4, 5),
-        Kind::Rook => Score::new(2, 4),
-        Kind::Queen => Score::new(1, 2),
-        Kind::Lancer => Score::new(4, 4),
-        Kind::Jailer => Score::new(2, 3),
-        Kind::Sentry => Score::new(3, 3),
-        Kind::Windmill => Score::new(4, 4),
-        _ => Score::new(0, 0),
-    }
+/// The attack a side brings against the enemy king.
+#[derive(Clone, Copy, Default, Debug)]
+pub struct Attack {
+    /// Attack units: each attacked king-zone square weighted by its attacker's kind.
+    pub units: i32,
+    /// Pieces attacking the zone (pieces in hand count as one).
+    pub attackers: i32,
+    /// Squares the side attacks (its king's included).
+    pub all: Bitboard,
+    /// Squares its pawns attack.
+    pub by_pawn: Bitboard,
+    /// Squares its minor pieces attack (knight, bishops, sentry, windmill).
+    pub by_minor: Bitboard,
 }
 
 /// King-attack weight of a piece near the enemy king.
@@ -35,8 +36,9 @@ fn attack_weight(k: Kind) -> i32 {
     }
 }
 
-/// Activity score of side `c`.
-pub fn side(pos: &Position, c: Color) -> Score {
+/// Activity of side `c`, and its attack on the enemy king.
+#[inline(always)]
+pub fn side<A: Acc>(pos: &Position, c: Color, acc: &mut A) -> Attack {
     let v = pos.variant();
     let t = tables();
     let them = c.flip();
@@ -49,9 +51,7 @@ pub fn side(pos: &Position, c: Color) -> Score {
     let targets = !own & v.mask & zone;
     let enemy_king = pos.king_sq(them);
     let king_zone = enemy_king.map_or(0, |k| (t.king(k) | bb(k)) & v.mask);
-    let mut s = Score::default();
-    let mut attack_units = 0;
-    let mut attackers = 0;
+    let mut attack = Attack::default();
     for sq in squares(own & !held) {
         let k = pos.piece_at(sq).kind();
         let att: Bitboard = match k {
@@ -78,14 +78,14 @@ pub fn side(pos: &Position, c: Color) -> Score {
                 let moves = ray & !own & v.mask;
                 if moves == 0 {
                     // Facing the edge or a friendly wall: it must wait for nothing.
-                    s -= Score::new(25, 20);
+                    acc.add(LANCER_STUCK, 1);
                 }
                 moves
             }
             Kind::Jailer => {
                 // Holding power: every enemy unit it holds is worth a bonus beyond the
                 // value the held unit loses.
-                s += Score::new(12, 10) * count(t.orth_adjacent(sq) & enemy);
+                acc.add(JAILER_HOLD, count(t.orth_adjacent(sq) & enemy));
                 t.rook(sq, blk) & !occ
             }
             Kind::Sentry => {
@@ -97,10 +97,11 @@ pub fn side(pos: &Position, c: Color) -> Score {
                         let beyond = step(lsb(victim), d);
                         if beyond.is_none_or(|b| !v.on_board(b) || occ & bb(b) == 0) {
                             chances += 1;
+                            attack.by_minor |= victim;
                         }
                     }
                 }
-                s += Score::new(14, 10) * chances;
+                acc.add(SENTRY_CHANCE, chances);
                 quiet
             }
             Kind::Windmill => pos.windmill_reaches(sq, pos.pieces_of(c, Kind::Bearer), occ),
@@ -108,14 +109,26 @@ pub fn side(pos: &Position, c: Color) -> Score {
             Kind::Bearer if pos.frozen() & bb(sq) == 0 => t.king(sq) & v.mask,
             _ => 0,
         };
+        attack.all |= att;
+        match k {
+            Kind::Pawn => attack.by_pawn |= att,
+            Kind::Knight | Kind::Bishop | Kind::ForwardBishop | Kind::Sentry | Kind::Windmill => {
+                attack.by_minor |= att
+            }
+            _ => {}
+        }
         if k != Kind::Pawn {
-            s += mobility_weight(k) * count(att & targets);
+            acc.add(MOBILITY + k.idx(), count(att & targets));
         }
         let a = att & king_zone;
         if a != 0 {
-            attackers += 1;
-            attack_units += attack_weight(k) * count(a);
+            attack.attackers += 1;
+            attack.units += attack_weight(k) * count(a);
         }
+    }
+    attack.all |= attack.by_minor;
+    if let Some(k) = pos.king_sq(c) {
+        attack.all |= t.king(k) & v.mask;
     }
     // Pieces in hand can be dropped next to the king.
     if v.drops {
@@ -123,30 +136,15 @@ pub fn side(pos: &Position, c: Color) -> Score {
             .iter()
             .map(|&k| pos.hand(c, k) as i32 * attack_weight(k).max(1))
             .sum();
-        attack_units += hand;
-        attackers += (hand > 0) as i32;
-    }
-    if attackers >= 2 || (v.goal == Goal::KingCapture && attackers >= 1) {
-        let danger = attack_units * attack_units * 2;
-        s += Score::new(danger.min(500), danger.min(500) / 4);
+        attack.units += hand;
+        attack.attackers += (hand > 0) as i32;
     }
     if v.mobility_rule {
         let bearers = pos.pieces_of(c, Kind::Bearer);
         // Pieces outside every bearer's range cannot move.
         let exempt = bearers | pos.pieces_of(c, Kind::King);
-        s -= Score::new(18, 12) * count(own & !exempt & !zone);
-        s -= Score::new(8, 4) * count(bearers & pos.frozen());
+        acc.add(OUT_OF_RANGE, count(own & !exempt & !zone));
+        acc.add(FROZEN_BEARER, count(bearers & pos.frozen()));
     }
-    // King shelter: own pawns in front of the king (checkmate variants with pawns).
-    if v.goal == Goal::Checkmate {
-        if let Some(k) = pos.king_sq(c) {
-            let front = match c {
-                Color::White if rank_of(k) >= 7 => 0,
-                Color::White => t.king(k) & (!0u64 << (8 * (rank_of(k) as u32 + 1))),
-                Color::Black => t.king(k) & ((1u64 << (8 * rank_of(k) as u32)) - 1),
-            };
-            s += Score::new(10, 0) * count(front & pos.pieces_of(c, Kind::Pawn));
-        }
-    }
-    s
+    attack
 }

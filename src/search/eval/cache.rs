@@ -1,4 +1,4 @@
-//! Per-variant evaluation tables (piece values, square tables), built once per thread
+//! Per-variant evaluation tables (weights, square tables), built once per thread
 //! and variant, so the evaluation reads tables instead of recomputing formulas.
 
 use super::tables::Tables;
@@ -8,17 +8,18 @@ use crate::rules::variant::Variant;
 use std::cell::RefCell;
 use std::rc::Rc;
 
-fn build(v: &Variant) -> Tables {
+/// The tables of variant `v` with weights `params`.
+pub fn build(v: &Variant, params: super::params::Params) -> Tables {
     let mut t = Tables {
+        params,
         pst: [[[Score::default(); 64]; NKINDS]; 2],
-        value: [Score::default(); NKINDS],
     };
     for k in ALL_KINDS {
-        t.value[k.idx()] = super::material::value(v, k);
         for c in [Color::White, Color::Black] {
             for sq in 0..64u8 {
                 if v.on_board(sq) {
-                    t.pst[c.idx()][k.idx()][sq as usize] = super::pst::entry(v, k, c, sq);
+                    t.pst[c.idx()][k.idx()][sq as usize] =
+                        super::pst::entry(v, &t.params, k, c, sq);
                 }
             }
         }
@@ -39,7 +40,7 @@ pub fn with_tables<R>(v: &Variant, f: impl FnOnce(&Tables) -> R) -> R {
         match &*c {
             Some((k, t)) if *k == id => Rc::clone(t),
             _ => {
-                let t = Rc::new(build(v));
+                let t = Rc::new(build(v, super::params::for_variant(v)));
                 *c = Some((id, Rc::clone(&t)));
                 t
             }

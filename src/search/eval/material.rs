@@ -1,85 +1,34 @@
-//! Material: piece values, pieces in hand, held units, game phase.
+//! Material: pieces on the board, held units, pieces in hand, and the game phase.
 
-use super::tables::Tables;
-use super::Score;
+use super::params::{HAND, HELD, VALUE};
+use super::Acc;
 use crate::rules::bitboard::*;
-use crate::rules::variant::{phase_weight, Variant};
-use crate::rules::{Color, Kind, Position};
+use crate::rules::variant::phase_weight;
+use crate::rules::{Color, Position};
 
-/// Value of a piece of `k` on the board in this variant (middlegame, endgame).
-/// Chess values; the lancer 4.75, jailer ~3.75 and sentry ~2.35 pawns as their
-/// inventor gives them; Lighthouse values shrink the long-range pieces on its 4-file
-/// board; The Royal Standard's windmill is an estimate (a short-range piece tied
-/// to its bearers). A variant with `smallBoardValues` (Lighthouse) gets the
-/// small-board values.
-pub fn value(v: &Variant, k: Kind) -> Score {
-    let small = v.small_board_values;
-    match k {
-        Kind::Pawn => Score::new(90, 120),
-        Kind::Knight => {
-            if small {
-                Score::new(280, 260)
-            } else {
-                Score::new(310, 300)
-            }
-        }
-        Kind::Bishop => Score::new(330, 340),
-        Kind::ForwardBishop => Score::new(330, 330),
-        Kind::Rook => {
-            if small {
-                Score::new(430, 470)
-            } else {
-                Score::new(480, 520)
-            }
-        }
-        Kind::Queen => {
-            if small {
-                Score::new(800, 850)
-            } else {
-                Score::new(920, 960)
-            }
-        }
-        Kind::Lancer => Score::new(460, 490),
-        Kind::Jailer => Score::new(370, 380),
-        Kind::Sentry => Score::new(235, 240),
-        Kind::Windmill => Score::new(260, 280),
-        Kind::King | Kind::Bearer => Score::new(0, 0),
-    }
-}
-
-/// Material of side `c`: pieces on the board (held ones lose most of their value),
-/// pieces in hand (worth more than on the board: they can go anywhere).
-pub fn side(pos: &Position, c: Color, t: &Tables) -> Score {
-    let v = pos.variant();
+/// Material of side `c`: each piece its value; a held one (8-Piece) its held weight on
+/// top; pieces in hand (drop variants) their hand value.
+#[inline(always)]
+pub fn side<A: Acc>(pos: &Position, c: Color, acc: &mut A) {
     let held = pos.held(c);
-    {
-        let mut s = Score::default();
+    for k in crate::rules::piece::ALL_KINDS {
+        let b = pos.pieces_of(c, k);
+        if b == 0 {
+            continue;
+        }
+        acc.add(VALUE + k.idx(), popcount(b) as i32);
+        let h = popcount(b & held) as i32;
+        if h > 0 {
+            acc.add(HELD + k.idx(), h);
+        }
+    }
+    if pos.variant().drops {
         for k in crate::rules::piece::ALL_KINDS {
-            let b = pos.pieces_of(c, k);
-            if b == 0 {
-                continue;
-            }
-            let val = t.value[k.idx()];
-            let h = popcount(b & held) as i32;
-            s += val * (popcount(b) as i32 - h);
-            if h > 0 {
-                // A held unit cannot move, capture or defend until its jailer leaves.
-                s += Score::new(val.mg * 2 / 5, val.eg * 2 / 5) * h;
-                if k == Kind::King {
-                    s -= Score::new(45, 25);
-                }
+            let n = pos.hand(c, k) as i32;
+            if n > 0 {
+                acc.add(HAND + k.idx(), n);
             }
         }
-        if v.drops {
-            for k in crate::rules::piece::ALL_KINDS {
-                let n = pos.hand(c, k) as i32;
-                if n > 0 {
-                    let val = t.value[k.idx()];
-                    s += Score::new(val.mg * 6 / 5, val.eg * 11 / 10) * n;
-                }
-            }
-        }
-        s
     }
 }
 

@@ -1,20 +1,31 @@
 //! Static evaluation, tapered between middlegame and endgame, from the side to move's
-//! point of view, in centipawns. Each feature lives in its own place:
-//! - [`material`]: piece values (the inventors' where they give them), hands, held units;
-//! - [`pst`]: generic square tables (centrality, pawn advance, king shelter) for any board;
+//! point of view, in centipawns. Every term is a weight of [`params`] times a count, so
+//! one pass over the position can score it ([`evaluate`]), split it by term
+//! ([`breakdown`]) or list the counts for the tuner ([`trace`]). Each term in its file:
+//! - [`material`]: pieces on the board, held units, pieces in hand;
+//! - [`pst`]: square tables from centrality and advance, for any board;
 //! - [`activity`]: mobility, lancer facing, jailer holds, sentry capture chances,
-//!   standard-bearer range, king danger;
-//! - [`pawns`]: doubled, isolated and passed pawns (with Lighthouse's one-queen limit).
+//!   standard-bearer range and the Royal Standard's mobility rule;
+//! - [`king`]: danger from attackers (drops in hand included), pawn shelter, and drop
+//!   checks waiting in hand;
+//! - [`pawns`]: doubled, isolated and passed pawns (with Lighthouse's one-queen limit,
+//!   and the kings' distance to a passed pawn's promotion square);
+//! - [`threats`]: pieces attacked by pawns, majors by minors, and hanging pieces;
+//! - the tempo, for the side to move.
 
 pub mod activity;
 pub mod cache;
+pub mod king;
 pub mod material;
+pub mod params;
 pub mod pawns;
 pub mod pst;
 pub mod tables;
+pub mod threats;
 
 use crate::rules::bitboard::*;
 use crate::rules::{Color, Position};
+use params::{Params, NPARAMS};
 
 /// A middlegame/endgame score pair.
 #[derive(Clone, Copy, Default, Debug, PartialEq, Eq)]
@@ -27,6 +38,11 @@ impl Score {
     /// A pair.
     pub const fn new(mg: i32, eg: i32) -> Score {
         Score { mg, eg }
+    }
+
+    /// Blended by `phase` (0 endgame ..= 256 full material).
+    pub fn taper(self, phase: i32) -> i32 {
+        (self.mg * phase + self.eg * (256 - phase)) / 256
     }
 }
 
@@ -51,51 +67,144 @@ impl std::ops::Mul<i32> for Score {
     }
 }
 
-/// Bonus for having the move.
-pub const TEMPO: i32 = 12;
+/// Where the terms put their counts: `add(i, n)` is n times weight `i` for the side
+/// being scored. The evaluation sums, the breakdown sums per group, the tracer counts.
+pub trait Acc {
+    /// Whether the counts themselves are wanted (the square tables are then scored from
+    /// their features instead of the precomputed table).
+    const TRACE: bool;
+    /// The side the next counts belong to.
+    fn side(&mut self, c: Color);
+    /// `n` times weight `i`.
+    fn add(&mut self, i: usize, n: i32);
+    /// A square-table score read from the precomputed table (never called when tracing).
+    fn add_squares(&mut self, s: Score);
+}
 
-/// Per-side evaluation terms, White minus Black.
+/// Sums the weights: the evaluation.
+struct Sum<'a> {
+    p: &'a Params,
+    sign: i32,
+    s: Score,
+}
+
+impl Acc for Sum<'_> {
+    const TRACE: bool = false;
+    #[inline(always)]
+    fn side(&mut self, c: Color) {
+        self.sign = if c == Color::White { 1 } else { -1 };
+    }
+    #[inline(always)]
+    fn add(&mut self, i: usize, n: i32) {
+        self.s += self.p.w[i] * (n * self.sign);
+    }
+    #[inline(always)]
+    fn add_squares(&mut self, s: Score) {
+        self.s += s * self.sign;
+    }
+}
+
+/// Sums the weights per group.
+struct Groups<'a> {
+    p: &'a Params,
+    sign: i32,
+    g: [Score; params::GROUPS.len()],
+}
+
+impl Acc for Groups<'_> {
+    const TRACE: bool = false;
+    fn side(&mut self, c: Color) {
+        self.sign = if c == Color::White { 1 } else { -1 };
+    }
+    fn add(&mut self, i: usize, n: i32) {
+        self.g[params::group(i)] += self.p.w[i] * (n * self.sign);
+    }
+    fn add_squares(&mut self, s: Score) {
+        self.g[params::group(params::CENTRE)] += s * self.sign;
+    }
+}
+
+/// Counts per weight, White minus Black: what the tuner fits.
+struct Counts {
+    sign: i32,
+    n: [i32; NPARAMS],
+}
+
+impl Acc for Counts {
+    const TRACE: bool = true;
+    fn side(&mut self, c: Color) {
+        self.sign = if c == Color::White { 1 } else { -1 };
+    }
+    fn add(&mut self, i: usize, n: i32) {
+        self.n[i] += n * self.sign;
+    }
+    fn add_squares(&mut self, _: Score) {
+        unreachable!("the tracer scores squares from their features")
+    }
+}
+
+/// Runs every term (but the tempo) for both sides into `acc`.
+#[inline(always)]
+fn terms<A: Acc>(pos: &Position, t: &tables::Tables, acc: &mut A) {
+    let mut attacks = [activity::Attack::default(); 2];
+    for c in [Color::White, Color::Black] {
+        acc.side(c);
+        material::side(pos, c, acc);
+        pst::side(pos, c, t, acc);
+        attacks[c.idx()] = activity::side(pos, c, acc);
+        pawns::side(pos, c, acc);
+    }
+    // What needs both sides' attacks.
+    for c in [Color::White, Color::Black] {
+        acc.side(c);
+        let (ours, theirs) = (&attacks[c.idx()], &attacks[c.flip().idx()]);
+        king::side(pos, c, ours, theirs, acc);
+        threats::side(pos, c, ours, theirs, acc);
+    }
+}
+
+/// Per-group evaluation terms, White minus Black.
 #[derive(Default, Debug)]
 pub struct Breakdown {
-    pub material: Score,
-    pub pst: Score,
-    pub activity: Score,
-    pub pawns: Score,
+    /// One score per group of [`params::GROUPS`] (the tempo's is zero: see `tempo`).
+    pub groups: [Score; params::GROUPS.len()],
+    /// The tempo weight (for the side to move).
+    pub tempo: Score,
     /// 0 (endgame) ..= 256 (full material).
     pub phase: i32,
 }
 
 /// Evaluates every term for White minus Black.
 pub fn breakdown(pos: &Position) -> Breakdown {
-    let mut b = Breakdown::default();
     cache::with_tables(pos.variant(), |t| {
-        for c in [Color::White, Color::Black] {
-            let sign = if c == Color::White { 1 } else { -1 };
-            b.material += material::side(pos, c, t) * sign;
-            b.pst += pst::side(pos, c, t) * sign;
-            b.activity += activity::side(pos, c) * sign;
-            b.pawns += pawns::side(pos, c) * sign;
+        let mut acc = Groups {
+            p: &t.params,
+            sign: 1,
+            g: Default::default(),
+        };
+        terms(pos, t, &mut acc);
+        Breakdown {
+            groups: acc.g,
+            tempo: t.params.w[params::TEMPO],
+            phase: material::phase(pos),
         }
-    });
-    b.phase = material::phase(pos);
-    b
+    })
 }
 
 impl Breakdown {
-    /// The terms by name, in the order `eval` prints them.
-    pub fn terms(&self) -> [(&'static str, Score); 4] {
-        [
-            ("material", self.material),
-            ("squares", self.pst),
-            ("activity", self.activity),
-            ("pawns", self.pawns),
-        ]
+    /// The terms by name, in the order `eval` prints them (the tempo apart).
+    pub fn terms(&self) -> impl Iterator<Item = (&'static str, Score)> + '_ {
+        params::GROUPS
+            .iter()
+            .zip(self.groups)
+            .filter(|(n, _)| **n != "tempo")
+            .map(|(n, s)| (*n, s))
     }
 
     /// The sum of the terms (White's view, middlegame and endgame).
     pub fn sum(&self) -> Score {
         let mut t = Score::default();
-        for (_, s) in self.terms() {
+        for s in self.groups {
             t += s;
         }
         t
@@ -103,21 +212,55 @@ impl Breakdown {
 
     /// The sum blended by the phase (White's view, centipawns).
     pub fn tapered(&self) -> i32 {
-        let t = self.sum();
-        (t.mg * self.phase + t.eg * (256 - self.phase)) / 256
+        self.sum().taper(self.phase)
+    }
+
+    /// The tempo blended by the phase.
+    pub fn tempo(&self) -> i32 {
+        self.tempo.taper(self.phase)
     }
 
     /// The evaluation for `side` to move: the tapered sum from its side, plus the tempo.
     pub fn for_side(&self, side: Color) -> i32 {
         let v = self.tapered();
         let v = if side == Color::White { v } else { -v };
-        v + TEMPO
+        v + self.tempo()
     }
 }
 
 /// The static evaluation for the side to move.
 pub fn evaluate(pos: &Position) -> i32 {
-    breakdown(pos).for_side(pos.side())
+    cache::with_tables(pos.variant(), |t| evaluate_with(pos, t))
+}
+
+/// The static evaluation for the side to move with the weights of `t` (see
+/// [`cache::build`]).
+#[inline(always)]
+pub fn evaluate_with(pos: &Position, t: &tables::Tables) -> i32 {
+    let mut acc = Sum {
+        p: &t.params,
+        sign: 1,
+        s: Score::default(),
+    };
+    terms(pos, t, &mut acc);
+    let phase = material::phase(pos);
+    let v = acc.s.taper(phase);
+    let v = if pos.side() == Color::White { v } else { -v };
+    v + t.params.w[params::TEMPO].taper(phase)
+}
+
+/// What the tuner needs of a position: every weight's count (White minus Black, the
+/// tempo's +1 for White to move and −1 for Black) and the phase.
+pub fn trace(pos: &Position) -> ([i32; NPARAMS], i32) {
+    cache::with_tables(pos.variant(), |t| {
+        let mut acc = Counts {
+            sign: 1,
+            n: [0; NPARAMS],
+        };
+        terms(pos, t, &mut acc);
+        acc.n[params::TEMPO] = if pos.side() == Color::White { 1 } else { -1 };
+        (acc.n, material::phase(pos))
+    })
 }
 
 /// Squares of `b` a bitboard helper re-export for the feature files.

@@ -1,35 +1,38 @@
 //! Pawn structure: doubled, isolated and passed pawns. A passed pawn is worth less
 //! while its side may not promote (Lighthouse's one-queen limit).
 
-use super::Score;
+use super::params::{
+    DOUBLED, ISOLATED, PASSED, PASSED_BLOCKED, PASSED_KING_OWN, PASSED_KING_THEIR,
+};
+use super::Acc;
 use crate::rules::bitboard::*;
 use crate::rules::{Color, Kind, Position};
 
 const FILE_A: Bitboard = 0x0101_0101_0101_0101;
 
-/// Pawn-structure score of side `c`.
-pub fn side(pos: &Position, c: Color) -> Score {
+/// Pawn structure of side `c`.
+#[inline(always)]
+pub fn side<A: Acc>(pos: &Position, c: Color, acc: &mut A) {
     let v = pos.variant();
     let own = pos.pieces_of(c, Kind::Pawn);
     if own == 0 {
-        return Score::default();
+        return;
     }
     let theirs = pos.pieces_of(c.flip(), Kind::Pawn);
     let promo_blocked = v
         .promotions
         .iter()
         .all(|&k| popcount(pos.pieces_of(c, k)) >= v.limits[k.idx()] as u32);
-    let mut s = Score::default();
     for sq in squares(own) {
         let f = file_of(sq);
         let file = FILE_A << f;
         let adj = (if f > 0 { FILE_A << (f - 1) } else { 0 })
             | (if f < 7 { FILE_A << (f + 1) } else { 0 });
         if popcount(own & file) > 1 {
-            s -= Score::new(6, 14);
+            acc.add(DOUBLED, 1);
         }
         if own & adj == 0 {
-            s -= Score::new(8, 12);
+            acc.add(ISOLATED, 1);
         }
         let ahead = match c {
             Color::White if rank_of(sq) >= 7 => 0,
@@ -41,12 +44,31 @@ pub fn side(pos: &Position, c: Color) -> Score {
                 Color::White => rank_of(sq) as i32,
                 Color::Black => v.height as i32 - 1 - rank_of(sq) as i32,
             };
-            let mut bonus = Score::new(4 * rel + rel * rel, 8 * rel + 3 * rel * rel);
-            if promo_blocked {
-                bonus = Score::new(bonus.mg / 3, bonus.eg / 3);
+            // The kings' race to the promotion square matters more the further it is.
+            if rel >= 3 {
+                let promo = match c {
+                    Color::White => sq % 8 + 8 * (v.height - 1),
+                    Color::Black => sq % 8,
+                };
+                let dist = |k: Option<Square>| {
+                    k.map_or(0, |k| {
+                        (file_of(k) as i32 - file_of(promo) as i32)
+                            .abs()
+                            .max((rank_of(k) as i32 - rank_of(promo) as i32).abs())
+                    })
+                };
+                acc.add(PASSED_KING_OWN, dist(pos.king_sq(c)) * (rel - 2));
+                acc.add(PASSED_KING_THEIR, dist(pos.king_sq(c.flip())) * (rel - 2));
             }
-            s += bonus;
+            let rel = rel.clamp(0, 7) as usize;
+            acc.add(
+                if promo_blocked {
+                    PASSED_BLOCKED
+                } else {
+                    PASSED
+                } + rel,
+                1,
+            );
         }
     }
-    s
 }

@@ -1,8 +1,10 @@
-//! Generic square tables that work on any board size: centrality for pieces,
-//! advance for pawns, shelter for the king in the middlegame.
+//! Square tables that work on any board size, built from two features per piece kind
+//! (distance from the centre, ranks advanced) plus the pawn's central files and the
+//! king's rank.
 
+use super::params::{Params, ADVANCE, CENTRE, KING_RANK, KING_RANK_FAR, PAWN_CENTRAL};
 use super::tables::Tables;
-use super::Score;
+use super::{Acc, Score};
 use crate::rules::bitboard::*;
 use crate::rules::variant::Variant;
 use crate::rules::{Color, Kind, Position};
@@ -16,44 +18,48 @@ fn centre_distance(w: u8, h: u8, sq: Square) -> i32 {
 }
 
 /// Square-table score of side `c`.
-pub fn side(pos: &Position, c: Color, t: &Tables) -> Score {
-    let mut s = Score::default();
-    for sq in squares(pos.pieces(c)) {
-        s += t.pst[c.idx()][pos.piece_at(sq).kind().idx()][sq as usize];
+#[inline(always)]
+pub fn side<A: Acc>(pos: &Position, c: Color, t: &Tables, acc: &mut A) {
+    if A::TRACE {
+        let v = pos.variant();
+        for sq in squares(pos.pieces(c)) {
+            features(v, pos.piece_at(sq).kind(), c, sq, |i, n| acc.add(i, n));
+        }
+    } else {
+        let mut s = Score::default();
+        for sq in squares(pos.pieces(c)) {
+            s += t.pst[c.idx()][pos.piece_at(sq).kind().idx()][sq as usize];
+        }
+        acc.add_squares(s);
     }
-    s
+}
+
+/// The features of a `k` of side `c` on `sq` in variant `v`, as (weight, count) pairs.
+pub fn features(v: &Variant, k: Kind, c: Color, sq: Square, mut f: impl FnMut(usize, i32)) {
+    let (w, h) = (v.width, v.height);
+    let cd = centre_distance(w, h, sq);
+    let rel_rank = match c {
+        Color::White => rank_of(sq) as i32,
+        Color::Black => h as i32 - 1 - rank_of(sq) as i32,
+    };
+    f(CENTRE + k.idx(), cd);
+    f(ADVANCE + k.idx(), rel_rank);
+    match k {
+        Kind::Pawn if rel_rank >= 2 => {
+            let central = 3 - (2 * file_of(sq) as i32 - (w as i32 - 1)).abs().min(6) / 2;
+            f(PAWN_CENTRAL, central);
+        }
+        Kind::King => {
+            f(KING_RANK, rel_rank.min(3));
+            f(KING_RANK_FAR, (rel_rank - 3).max(0));
+        }
+        _ => {}
+    }
 }
 
 /// The square-table entry of a `k` of side `c` on `sq` in variant `v`.
-pub fn entry(v: &Variant, k: Kind, c: Color, sq: Square) -> Score {
-    let (w, h) = (v.width, v.height);
-    {
-        let cd = centre_distance(w, h, sq);
-        let rel_rank = match c {
-            Color::White => rank_of(sq) as i32,
-            Color::Black => h as i32 - 1 - rank_of(sq) as i32,
-        };
-        match k {
-            Kind::Pawn => {
-                let central = 3 - (2 * file_of(sq) as i32 - (w as i32 - 1)).abs().min(6) / 2;
-                Score::new(
-                    rel_rank * 3 + central * 4 * (rel_rank >= 2) as i32,
-                    rel_rank * 6,
-                )
-            }
-            Kind::Knight => Score::new(-4 * cd, -4 * cd),
-            Kind::Bishop | Kind::ForwardBishop | Kind::Sentry => Score::new(-2 * cd, -2 * cd),
-            Kind::Jailer | Kind::Windmill => Score::new(-2 * cd, -2 * cd),
-            Kind::Queen => Score::new(-cd, -2 * cd),
-            Kind::Rook | Kind::Lancer => Score::new(0, -cd),
-            Kind::King => {
-                if v.goal == crate::rules::variant::Goal::KingCapture {
-                    Score::new(-3 * rel_rank, -cd)
-                } else {
-                    Score::new(-12 * rel_rank.min(3), -4 * cd)
-                }
-            }
-            Kind::Bearer => Score::new(-cd, -cd),
-        }
-    }
+pub fn entry(v: &Variant, p: &Params, k: Kind, c: Color, sq: Square) -> Score {
+    let mut s = Score::default();
+    features(v, k, c, sq, |i, n| s += p.w[i] * n);
+    s
 }

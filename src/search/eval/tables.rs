@@ -1,13 +1,14 @@
-//! The per-variant evaluation tables (built by [`super::cache`] from the formulas
-//! of [`super::material`] and [`super::pst`], read by the same terms).
+//! The per-variant evaluation tables (built by [`super::cache`]): the weights, and the
+//! square tables computed from them.
 
+use super::params::Params;
 use super::Score;
 use crate::rules::piece::NKINDS;
 
 /// Tables for one variant.
 pub struct Tables {
+    /// The weights.
+    pub params: Params,
     /// Square table per side, kind and square.
     pub pst: [[[Score; 64]; NKINDS]; 2],
-    /// Piece value per kind.
-    pub value: [Score; NKINDS],
 }

@@ -1,0 +1,33 @@
+#!/bin/sh
+# Self-play data for `lancer tune` (issue 14), in chunks: round after round, each
+# variant plays GAMES games with the round's seed into DIR/<variant>.<round>.txt, until
+# MINUTES have passed. An existing chunk is kept, so a later run with a longer
+# deadline adds to the data instead of repeating it.
+#
+#   engine-tests/scripts/datagen.sh DIR MINUTES [GAMES] [NODES]
+#
+# Environment: LANCER (the binary, default target/release/lancer), VARIANTS (default
+# chess fullcavalry eightpiece royalstandard lighthouse), THREADS (default 2).
+set -eu
+dir=${1:?usage: datagen.sh DIR MINUTES [GAMES] [NODES]}
+minutes=${2:?usage: datagen.sh DIR MINUTES [GAMES] [NODES]}
+games=${3:-200}
+nodes=${4:-2500}
+lancer=${LANCER:-target/release/lancer}
+variants=${VARIANTS:-chess fullcavalry eightpiece royalstandard lighthouse}
+threads=${THREADS:-2}
+mkdir -p "$dir"
+end=$(( $(date +%s) + minutes * 60 ))
+round=1
+while [ "$(date +%s)" -lt "$end" ]; do
+    for v in $variants; do
+        f="$dir/$v.$round.txt"
+        [ -s "$f" ] && continue
+        [ "$(date +%s)" -ge "$end" ] && break
+        "$lancer" datagen --variant "$v" --games "$games" --nodes "$nodes" \
+            --seed "$round" --threads "$threads" -o "$f.part"
+        mv "$f.part" "$f"
+    done
+    round=$((round + 1))
+done
+wc -l "$dir"/*.txt | tail -n 1

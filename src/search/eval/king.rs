@@ -1,0 +1,75 @@
+//! King safety: the danger a side's attack puts on the enemy king (a table by attack
+//! units, from [`super::activity`]'s attack sets and pieces in hand), own pawns
+//! sheltering the king, and (drop variants) checks a piece in hand could give.
+
+use super::activity::Attack;
+use super::params::{DANGER_SIZE, DROP_CHECK, KING_DANGER, SHELTER};
+use super::{count, Acc};
+use crate::rules::bitboard::*;
+use crate::rules::variant::Goal;
+use crate::rules::{Color, Kind, Position};
+
+/// King safety for side `c`: the danger of its `attack` on the enemy king (which
+/// `theirs` defends), and the shelter of its own king.
+#[inline(always)]
+pub fn side<A: Acc>(pos: &Position, c: Color, attack: &Attack, theirs: &Attack, acc: &mut A) {
+    let v = pos.variant();
+    if v.drops {
+        drop_checks(pos, c, theirs, acc);
+    }
+    // One attacker rarely mates; where capturing the king wins, one can.
+    if attack.attackers >= 2 || (v.goal == Goal::KingCapture && attack.attackers >= 1) {
+        let u = (attack.units.max(0) as usize).min(DANGER_SIZE - 1);
+        acc.add(KING_DANGER + u, 1);
+    }
+    if v.goal == Goal::Checkmate {
+        if let Some(k) = pos.king_sq(c) {
+            let t = tables();
+            let front = match c {
+                Color::White if rank_of(k) >= 7 => 0,
+                Color::White => t.king(k) & (!0u64 << (8 * (rank_of(k) as u32 + 1))),
+                Color::Black => t.king(k) & ((1u64 << (8 * rank_of(k) as u32)) - 1),
+            };
+            acc.add(SHELTER, count(front & pos.pieces_of(c, Kind::Pawn)));
+        }
+    }
+}
+
+/// Pieces in hand that could be dropped with check on a square the enemy does not
+/// attack: a threat the opponent must keep answering.
+fn drop_checks<A: Acc>(pos: &Position, c: Color, theirs: &Attack, acc: &mut A) {
+    let v = pos.variant();
+    let them = c.flip();
+    let Some(k) = pos.king_sq(them) else {
+        return;
+    };
+    let t = tables();
+    let occ = pos.occupied();
+    let safe = !occ & v.mask & !theirs.all;
+    for kind in crate::rules::piece::ALL_KINDS {
+        if pos.hand(c, kind) == 0 {
+            continue;
+        }
+        // The squares from which a `kind` of side `c` attacks the king.
+        let from = match kind {
+            Kind::Pawn => t.pawn(them.idx(), k),
+            Kind::Knight => t.knight(k),
+            Kind::Bishop => t.bishop(k, occ),
+            Kind::Rook => t.rook(k, occ),
+            Kind::Queen => t.queen(k, occ),
+            Kind::ForwardBishop => {
+                let behind = match c {
+                    Color::White => k.checked_sub(8).map(bb).unwrap_or(0),
+                    Color::Black if k < 56 => bb(k + 8),
+                    Color::Black => 0,
+                };
+                t.bishop(k, occ) | behind
+            }
+            _ => 0,
+        };
+        let n = count(from & safe).min(3);
+        if n > 0 {
+            acc.add(DROP_CHECK + kind.idx(), n);
+        }
+    }
+}

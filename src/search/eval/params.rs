@@ -1,0 +1,412 @@
+//! The evaluation's weights: one flat table of (middlegame, endgame) pairs per variant.
+//!
+//! Every term of the evaluation is a weight times a count (pieces, squares, attack
+//! units, ...), so the evaluation is linear in these weights and `lancer tune` can fit
+//! them to game results. The hand-set values ([`defaults`]) are where tuning starts and
+//! what a variant gets when `weights.ini` has no section for it. The tuned values live
+//! in `weights.ini` (beside this file, embedded in the build), one section per variant.
+
+use super::Score;
+use crate::rules::piece::{ALL_KINDS, NKINDS};
+use crate::rules::variant::{Goal, Variant};
+use crate::rules::Kind;
+
+/// Piece value on the board, per kind.
+pub const VALUE: usize = 0;
+/// What a held unit (8-Piece jailer) changes from its value, per kind.
+pub const HELD: usize = VALUE + NKINDS;
+/// Value of a piece in hand (drop variants), per kind.
+pub const HAND: usize = HELD + NKINDS;
+/// Square tables: per half-square of distance from the centre, per kind.
+pub const CENTRE: usize = HAND + NKINDS;
+/// Square tables: per rank advanced, per kind.
+pub const ADVANCE: usize = CENTRE + NKINDS;
+/// A pawn on a central file past its second rank, per file step towards the centre.
+pub const PAWN_CENTRAL: usize = ADVANCE + NKINDS;
+/// The king per rank advanced, up to the fourth rank.
+pub const KING_RANK: usize = PAWN_CENTRAL + 1;
+/// The king per rank advanced beyond the fourth.
+pub const KING_RANK_FAR: usize = KING_RANK + 1;
+/// Mobility per reachable square, per kind.
+pub const MOBILITY: usize = KING_RANK_FAR + 1;
+/// A lancer that faces the edge or a friendly wall (no move at all).
+pub const LANCER_STUCK: usize = MOBILITY + NKINDS;
+/// An enemy unit a jailer holds.
+pub const JAILER_HOLD: usize = LANCER_STUCK + 1;
+/// A diagonal along which a sentry can jump-capture.
+pub const SENTRY_CHANCE: usize = JAILER_HOLD + 1;
+/// A piece outside every bearer's range (Royal Standard's mobility rule).
+pub const OUT_OF_RANGE: usize = SENTRY_CHANCE + 1;
+/// A frozen standard-bearer.
+pub const FROZEN_BEARER: usize = OUT_OF_RANGE + 1;
+/// King danger by attack units (the last entry: that many or more).
+pub const KING_DANGER: usize = FROZEN_BEARER + 1;
+/// Entries of the king-danger table.
+pub const DANGER_SIZE: usize = 17;
+/// An own pawn in front of the king.
+pub const SHELTER: usize = KING_DANGER + DANGER_SIZE;
+/// A pawn with another own pawn on its file.
+pub const DOUBLED: usize = SHELTER + 1;
+/// A pawn with no own pawn on the files beside it.
+pub const ISOLATED: usize = DOUBLED + 1;
+/// A passed pawn, per relative rank.
+pub const PASSED: usize = ISOLATED + 1;
+/// A passed pawn while its side may not promote (Lighthouse's one-queen limit), per rank.
+pub const PASSED_BLOCKED: usize = PASSED + 8;
+/// A passed pawn past its third rank: own king's distance to its promotion square, per
+/// rank beyond the third.
+pub const PASSED_KING_OWN: usize = PASSED_BLOCKED + 8;
+/// The same for the enemy king.
+pub const PASSED_KING_THEIR: usize = PASSED_KING_OWN + 1;
+/// An enemy piece (not a pawn) attacked by an own pawn.
+pub const THREAT_BY_PAWN: usize = PASSED_KING_THEIR + 1;
+/// An enemy rook, queen or lancer attacked by an own minor piece.
+pub const THREAT_BY_MINOR: usize = THREAT_BY_PAWN + 1;
+/// An enemy piece attacked and not defended.
+pub const HANGING: usize = THREAT_BY_MINOR + 1;
+/// Drop variants: per kind in hand, a safe empty square where a drop would check
+/// (up to three counted).
+pub const DROP_CHECK: usize = HANGING + 1;
+/// Having the move.
+pub const TEMPO: usize = DROP_CHECK + NKINDS;
+/// Number of weights.
+pub const NPARAMS: usize = TEMPO + 1;
+
+/// The groups of weights, as `eval` lists them and `lancer tune --terms` picks them.
+pub const GROUPS: [&str; 8] = [
+    "material", "squares", "mobility", "pieces", "king", "pawns", "threats", "tempo",
+];
+
+/// The group (index into [`GROUPS`]) of weight `i`.
+pub fn group(i: usize) -> usize {
+    match i {
+        _ if i < CENTRE => 0,
+        _ if i < MOBILITY => 1,
+        _ if i < LANCER_STUCK => 2,
+        _ if i < KING_DANGER => 3,
+        _ if i < DOUBLED => 4,
+        _ if i < THREAT_BY_PAWN => 5,
+        _ if i < DROP_CHECK => 6,
+        _ if i < TEMPO => 4,
+        _ => 7,
+    }
+}
+
+/// The name of weight `i` in `weights.ini`.
+pub fn name(i: usize) -> String {
+    let kind = |base: usize| ALL_KINDS[i - base].ini_name();
+    match i {
+        _ if i < HELD => format!("value.{}", kind(VALUE)),
+        _ if i < HAND => format!("held.{}", kind(HELD)),
+        _ if i < CENTRE => format!("hand.{}", kind(HAND)),
+        _ if i < ADVANCE => format!("centre.{}", kind(CENTRE)),
+        _ if i < PAWN_CENTRAL => format!("advance.{}", kind(ADVANCE)),
+        PAWN_CENTRAL => "pawn_central".into(),
+        KING_RANK => "king_rank".into(),
+        KING_RANK_FAR => "king_rank_far".into(),
+        _ if i < LANCER_STUCK => format!("mobility.{}", kind(MOBILITY)),
+        LANCER_STUCK => "lancer_stuck".into(),
+        JAILER_HOLD => "jailer_hold".into(),
+        SENTRY_CHANCE => "sentry_chance".into(),
+        OUT_OF_RANGE => "out_of_range".into(),
+        FROZEN_BEARER => "frozen_bearer".into(),
+        _ if i < SHELTER => format!("king_danger.{}", i - KING_DANGER),
+        SHELTER => "shelter".into(),
+        DOUBLED => "doubled".into(),
+        ISOLATED => "isolated".into(),
+        _ if i < PASSED_BLOCKED => format!("passed.{}", i - PASSED),
+        _ if i < PASSED_KING_OWN => format!("passed_blocked.{}", i - PASSED_BLOCKED),
+        PASSED_KING_OWN => "passed_king_own".into(),
+        PASSED_KING_THEIR => "passed_king_their".into(),
+        THREAT_BY_PAWN => "threat_by_pawn".into(),
+        THREAT_BY_MINOR => "threat_by_minor".into(),
+        HANGING => "hanging".into(),
+        _ if i < TEMPO => format!("drop_check.{}", kind(DROP_CHECK)),
+        _ => "tempo".into(),
+    }
+}
+
+/// One variant's weights.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Params {
+    pub w: [Score; NPARAMS],
+}
+
+/// The hand-set value of a piece on the board (middlegame, endgame). Chess values; the
+/// lancer 4.75, jailer ~3.75 and sentry ~2.35 pawns as their inventor gives them;
+/// Lighthouse's values shrink the long-range pieces on its 4-file board; The Royal
+/// Standard's windmill is an estimate (a short-range piece tied to its bearers).
+fn value(v: &Variant, k: Kind) -> Score {
+    let small = v.small_board_values;
+    match k {
+        Kind::Pawn => Score::new(90, 120),
+        Kind::Knight if small => Score::new(280, 260),
+        Kind::Knight => Score::new(310, 300),
+        Kind::Bishop => Score::new(330, 340),
+        Kind::ForwardBishop => Score::new(330, 330),
+        Kind::Rook if small => Score::new(430, 470),
+        Kind::Rook => Score::new(480, 520),
+        Kind::Queen if small => Score::new(800, 850),
+        Kind::Queen => Score::new(920, 960),
+        Kind::Lancer => Score::new(460, 490),
+        Kind::Jailer => Score::new(370, 380),
+        Kind::Sentry => Score::new(235, 240),
+        Kind::Windmill => Score::new(260, 280),
+        Kind::King | Kind::Bearer => Score::new(0, 0),
+    }
+}
+
+/// The hand-set weights of variant `v`: where `lancer tune` starts.
+pub fn defaults(v: &Variant) -> Params {
+    let mut w = [Score::default(); NPARAMS];
+    let king_capture = v.goal == Goal::KingCapture;
+    for k in ALL_KINDS {
+        let i = k.idx();
+        let val = value(v, k);
+        w[VALUE + i] = val;
+        // A held unit cannot move, capture or defend until its jailer leaves: it keeps
+        // two fifths of its value; a held king is worse off still.
+        let keep = Score::new(val.mg * 2 / 5, val.eg * 2 / 5);
+        w[HELD + i] = Score::new(keep.mg - val.mg, keep.eg - val.eg);
+        if k == Kind::King {
+            w[HELD + i] -= Score::new(45, 25);
+        }
+        // In hand a piece can go anywhere: worth more than on the board.
+        w[HAND + i] = Score::new(val.mg * 6 / 5, val.eg * 11 / 10);
+        w[CENTRE + i] = match k {
+            Kind::Pawn => Score::new(0, 0),
+            Kind::Knight => Score::new(-4, -4),
+            Kind::Bishop | Kind::ForwardBishop | Kind::Sentry => Score::new(-2, -2),
+            Kind::Jailer | Kind::Windmill => Score::new(-2, -2),
+            Kind::Queen => Score::new(-1, -2),
+            Kind::Rook | Kind::Lancer => Score::new(0, -1),
+            Kind::King if king_capture => Score::new(0, -1),
+            Kind::King => Score::new(0, -4),
+            Kind::Bearer => Score::new(-1, -1),
+        };
+        w[MOBILITY + i] = match k {
+            Kind::Knight => Score::new(4, 4),
+            Kind::Bishop | Kind::ForwardBishop => Score::new(4, 5),
+            Kind::Rook => Score::new(2, 4),
+            Kind::Queen => Score::new(1, 2),
+            Kind::Lancer => Score::new(4, 4),
+            Kind::Jailer => Score::new(2, 3),
+            Kind::Sentry => Score::new(3, 3),
+            Kind::Windmill => Score::new(4, 4),
+            _ => Score::new(0, 0),
+        };
+    }
+    w[ADVANCE + Kind::Pawn.idx()] = Score::new(3, 6);
+    w[PAWN_CENTRAL] = Score::new(4, 0);
+    if king_capture {
+        w[KING_RANK] = Score::new(-3, 0);
+        w[KING_RANK_FAR] = Score::new(-3, 0);
+    } else {
+        w[KING_RANK] = Score::new(-12, 0);
+    }
+    w[LANCER_STUCK] = Score::new(-25, -20);
+    w[JAILER_HOLD] = Score::new(12, 10);
+    w[SENTRY_CHANCE] = Score::new(14, 10);
+    w[OUT_OF_RANGE] = Score::new(-18, -12);
+    w[FROZEN_BEARER] = Score::new(-8, -4);
+    for u in 0..DANGER_SIZE as i32 {
+        let d = (u * u * 2).min(500);
+        w[KING_DANGER + u as usize] = Score::new(d, d / 4);
+    }
+    w[SHELTER] = Score::new(10, 0);
+    w[DOUBLED] = Score::new(-6, -14);
+    w[ISOLATED] = Score::new(-8, -12);
+    for rel in 0..8 {
+        let b = Score::new(4 * rel + rel * rel, 8 * rel + 3 * rel * rel);
+        w[PASSED + rel as usize] = b;
+        w[PASSED_BLOCKED + rel as usize] = Score::new(b.mg / 3, b.eg / 3);
+    }
+    w[TEMPO] = Score::new(12, 12);
+    Params { w }
+}
+
+/// The tuned weights the build embeds (written by `lancer tune`).
+pub const EMBEDDED: &str = include_str!("weights.ini");
+
+/// One `[section]` of a weights file: its name, the section it extends, and its lines
+/// `name = mg eg` (with their line numbers).
+struct Section<'a> {
+    name: &'a str,
+    parent: Option<&'a str>,
+    entries: Vec<(usize, &'a str, &'a str)>,
+}
+
+fn sections(text: &str) -> Result<Vec<Section<'_>>, String> {
+    let mut out: Vec<Section> = Vec::new();
+    for (i, raw) in text.lines().enumerate() {
+        let line = raw.split('#').next().unwrap_or("").trim();
+        if line.is_empty() {
+            continue;
+        }
+        if let Some(inner) = line.strip_prefix('[') {
+            let inner = inner
+                .strip_suffix(']')
+                .ok_or_else(|| format!("line {}: section header without ']'", i + 1))?;
+            let (name, parent) = match inner.split_once(':') {
+                Some((n, p)) => (n.trim(), Some(p.trim())),
+                None => (inner.trim(), None),
+            };
+            out.push(Section {
+                name,
+                parent,
+                entries: Vec::new(),
+            });
+        } else {
+            let (k, v) = line
+                .split_once('=')
+                .ok_or_else(|| format!("line {}: expected 'name = mg eg'", i + 1))?;
+            let s = out
+                .last_mut()
+                .ok_or_else(|| format!("line {}: a weight before any [section]", i + 1))?;
+            s.entries.push((i + 1, k.trim(), v.trim()));
+        }
+    }
+    Ok(out)
+}
+
+/// Applies section `name` of `text` (after the sections it extends) onto `p`. Returns
+/// whether the section exists.
+fn apply(text: &str, name: &str, p: &mut Params) -> Result<bool, String> {
+    let secs = sections(text)?;
+    let mut chain = Vec::new();
+    let mut cur = Some(name);
+    while let Some(n) = cur {
+        let Some(s) = secs.iter().find(|s| s.name == n) else {
+            if chain.is_empty() {
+                return Ok(false);
+            }
+            return Err(format!("[{}] extends unknown section '{n}'", name));
+        };
+        if chain.len() > secs.len() {
+            return Err(format!("[{name}]: sections extend each other in a loop"));
+        }
+        chain.push(s);
+        cur = s.parent;
+    }
+    for s in chain.iter().rev() {
+        for &(ln, key, val) in &s.entries {
+            let i = (0..NPARAMS)
+                .find(|&i| name_is(i, key))
+                .ok_or_else(|| format!("line {ln}: unknown weight '{key}'"))?;
+            let nums: Vec<i32> = val
+                .split_whitespace()
+                .map(|x| x.parse::<i32>())
+                .collect::<Result<_, _>>()
+                .map_err(|_| format!("line {ln}: '{val}' is not two integers"))?;
+            match nums[..] {
+                [mg, eg] => p.w[i] = Score::new(mg, eg),
+                _ => return Err(format!("line {ln}: '{val}' is not two integers")),
+            }
+        }
+    }
+    Ok(true)
+}
+
+fn name_is(i: usize, key: &str) -> bool {
+    name(i) == key
+}
+
+/// The weights of `v`: its section of `text` over the hand-set ones.
+pub fn from_text(v: &Variant, text: &str) -> Result<Params, String> {
+    let mut p = defaults(v);
+    apply(text, &v.name, &mut p)?;
+    Ok(p)
+}
+
+/// The weights of `v` the build embeds; the hand-set ones if the file has none for it.
+pub fn for_variant(v: &Variant) -> Params {
+    from_text(v, EMBEDDED).unwrap_or_else(|e| {
+        log::warn!("weights.ini: {e}; using the hand-set weights");
+        defaults(v)
+    })
+}
+
+/// Writes the weights of `p` that differ from the hand-set ones, as a section `name`.
+pub fn section_text(name: &str, v: &Variant, p: &Params) -> String {
+    let d = defaults(v);
+    let mut s = format!("[{name}]\n");
+    for i in 0..NPARAMS {
+        if p.w[i] != d.w[i] {
+            s += &format!("{} = {} {}\n", self::name(i), p.w[i].mg, p.w[i].eg);
+        }
+    }
+    s
+}
+
+/// Replaces (or appends) section `name` of weights-file `text` with `section`.
+pub fn replace_section(text: &str, name: &str, section: &str) -> String {
+    let mut out = String::new();
+    let mut skipping = false;
+    let mut done = false;
+    for line in text.lines() {
+        let t = line.trim();
+        if let Some(inner) = t.strip_prefix('[') {
+            let n = inner.trim_end_matches(']').split(':').next().unwrap_or("");
+            skipping = n.trim() == name;
+            if skipping && !done {
+                out += section;
+                out.push('\n');
+                done = true;
+            }
+        }
+        if !skipping {
+            out += line;
+            out.push('\n');
+        }
+    }
+    if !done {
+        if !out.ends_with("\n\n") && !out.is_empty() {
+            out.push('\n');
+        }
+        out += section;
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::ini::Variants;
+
+    #[test]
+    fn names_are_distinct_and_read_back() {
+        let names: std::collections::HashSet<String> = (0..NPARAMS).map(name).collect();
+        assert_eq!(names.len(), NPARAMS);
+        let vs = Variants::builtin();
+        let v = vs.get("chess").unwrap();
+        let mut p = defaults(v);
+        p.w[PASSED + 3] = Score::new(7, -9);
+        p.w[VALUE] = Score::new(101, 130);
+        let text = section_text("chess", v, &p);
+        assert_eq!(text.lines().count(), 3, "{text}");
+        assert_eq!(from_text(v, &text).unwrap(), p);
+    }
+
+    #[test]
+    fn the_embedded_file_reads_for_every_variant() {
+        for v in Variants::builtin().all() {
+            from_text(v, EMBEDDED).unwrap_or_else(|e| panic!("{}: {e}", v.name));
+        }
+    }
+
+    #[test]
+    fn sections_extend_and_errors_name_the_line() {
+        let vs = Variants::builtin();
+        let v = vs.get("fischerandom").unwrap();
+        let p = from_text(v, "[chess]\ntempo = 20 5\n[fischerandom : chess]\n").unwrap();
+        assert_eq!(p.w[TEMPO], Score::new(20, 5));
+        let e = from_text(v, "[fischerandom]\nbogus = 1 2\n").unwrap_err();
+        assert!(e.contains("line 2") && e.contains("bogus"), "{e}");
+        let e = from_text(v, "[fischerandom]\ntempo = 1\n").unwrap_err();
+        assert!(e.contains("two integers"), "{e}");
+        let e = from_text(v, "[fischerandom : nowhere]\n").unwrap_err();
+        assert!(e.contains("nowhere"), "{e}");
+        let replaced = replace_section("[a]\nx = 1 1\n[b]\ny = 2 2\n", "a", "[a]\nz = 3 3\n");
+        assert_eq!(replaced, "[a]\nz = 3 3\n\n[b]\ny = 2 2\n");
+    }
+}

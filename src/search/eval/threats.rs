@@ -1,0 +1,27 @@
+//! Threats: enemy pieces attacked by own pawns, enemy majors (rook, queen, lancer)
+//! attacked by own minor pieces, and enemy pieces attacked but not defended. Kings and
+//! standard-bearers are left out: a king is never "won" this way, and capturing a
+//! bearer only displaces it.
+
+use super::activity::Attack;
+use super::params::{HANGING, THREAT_BY_MINOR, THREAT_BY_PAWN};
+use super::{count, Acc};
+use crate::rules::{Color, Kind, Position};
+
+/// Threats of side `c` (attacks `ours`) against the other side (attacks `theirs`).
+#[inline(always)]
+pub fn side<A: Acc>(pos: &Position, c: Color, ours: &Attack, theirs: &Attack, acc: &mut A) {
+    let them = c.flip();
+    let targets =
+        pos.pieces(them) & !pos.pieces_of(them, Kind::King) & !pos.pieces_of(them, Kind::Bearer);
+    if targets == 0 {
+        return;
+    }
+    let pawns = pos.pieces_of(them, Kind::Pawn);
+    let majors = pos.pieces_of(them, Kind::Rook)
+        | pos.pieces_of(them, Kind::Queen)
+        | pos.pieces_of(them, Kind::Lancer);
+    acc.add(THREAT_BY_PAWN, count(ours.by_pawn & targets & !pawns));
+    acc.add(THREAT_BY_MINOR, count(ours.by_minor & majors));
+    acc.add(HANGING, count(ours.all & targets & !theirs.all));
+}
