@@ -76,6 +76,7 @@ pub fn side<A: Acc>(pos: &Position, c: Color, acc: &mut A) -> Attack {
                 let f = pos.facing_at(sq) as usize;
                 let ray = t.ray_attack(f, sq, (occ & !own) | !v.mask);
                 let moves = ray & !own & v.mask;
+                acc.add(LANCER_JUMP, count(ray & own));
                 if moves == 0 {
                     // Facing the edge or a friendly wall: it must wait for nothing.
                     acc.add(LANCER_STUCK, 1);

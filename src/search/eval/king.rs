@@ -3,7 +3,7 @@
 //! sheltering the king, and (drop variants) checks a piece in hand could give.
 
 use super::activity::Attack;
-use super::params::{DANGER_SIZE, DROP_CHECK, KING_DANGER, SHELTER};
+use super::params::{DANGER_SIZE, DROP_CHECK, KING_DANGER, KING_OPEN_FILE, SHELTER};
 use super::{count, Acc};
 use crate::rules::bitboard::*;
 use crate::rules::variant::Goal;
@@ -30,7 +30,14 @@ pub fn side<A: Acc>(pos: &Position, c: Color, attack: &Attack, theirs: &Attack, 
                 Color::White => t.king(k) & (!0u64 << (8 * (rank_of(k) as u32 + 1))),
                 Color::Black => t.king(k) & ((1u64 << (8 * rank_of(k) as u32)) - 1),
             };
-            acc.add(SHELTER, count(front & pos.pieces_of(c, Kind::Pawn)));
+            let pawns = pos.pieces_of(c, Kind::Pawn);
+            acc.add(SHELTER, count(front & pawns));
+            let f = file_of(k) as i32;
+            let open = (f - 1..=f + 1)
+                .filter(|&x| (0..v.width as i32).contains(&x))
+                .filter(|&x| pawns & (0x0101_0101_0101_0101u64 << x) == 0)
+                .count();
+            acc.add(KING_OPEN_FILE, open as i32);
         }
     }
 }

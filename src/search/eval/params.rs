@@ -27,8 +27,12 @@ pub const PAWN_CENTRAL: usize = ADVANCE + NKINDS;
 pub const KING_RANK: usize = PAWN_CENTRAL + 1;
 /// The king per rank advanced beyond the fourth.
 pub const KING_RANK_FAR: usize = KING_RANK + 1;
+/// Square tables: per kind and relative rank (0..8).
+pub const RANK: usize = KING_RANK_FAR + 1;
+/// Square tables: per kind and file, counted from the nearer edge (0..4).
+pub const FILE: usize = RANK + 8 * NKINDS;
 /// Mobility per reachable square, per kind.
-pub const MOBILITY: usize = KING_RANK_FAR + 1;
+pub const MOBILITY: usize = FILE + 4 * NKINDS;
 /// A lancer that faces the edge or a friendly wall (no move at all).
 pub const LANCER_STUCK: usize = MOBILITY + NKINDS;
 /// An enemy unit a jailer holds.
@@ -67,8 +71,12 @@ pub const HANGING: usize = THREAT_BY_MINOR + 1;
 /// Drop variants: per kind in hand, a safe empty square where a drop would check
 /// (up to three counted).
 pub const DROP_CHECK: usize = HANGING + 1;
+/// A file next to or under the own king without an own pawn (checkmate variants).
+pub const KING_OPEN_FILE: usize = DROP_CHECK + NKINDS;
+/// A friendly piece on a lancer's ray, which it jumps.
+pub const LANCER_JUMP: usize = KING_OPEN_FILE + 1;
 /// Having the move.
-pub const TEMPO: usize = DROP_CHECK + NKINDS;
+pub const TEMPO: usize = LANCER_JUMP + 1;
 /// Number of weights.
 pub const NPARAMS: usize = TEMPO + 1;
 
@@ -87,7 +95,8 @@ pub fn group(i: usize) -> usize {
         _ if i < DOUBLED => 4,
         _ if i < THREAT_BY_PAWN => 5,
         _ if i < DROP_CHECK => 6,
-        _ if i < TEMPO => 4,
+        _ if i < LANCER_JUMP => 4,
+        LANCER_JUMP => 3,
         _ => 7,
     }
 }
@@ -104,6 +113,16 @@ pub fn name(i: usize) -> String {
         PAWN_CENTRAL => "pawn_central".into(),
         KING_RANK => "king_rank".into(),
         KING_RANK_FAR => "king_rank_far".into(),
+        _ if i < FILE => format!(
+            "rank.{}.{}",
+            ALL_KINDS[(i - RANK) / 8].ini_name(),
+            (i - RANK) % 8
+        ),
+        _ if i < MOBILITY => format!(
+            "file.{}.{}",
+            ALL_KINDS[(i - FILE) / 4].ini_name(),
+            (i - FILE) % 4
+        ),
         _ if i < LANCER_STUCK => format!("mobility.{}", kind(MOBILITY)),
         LANCER_STUCK => "lancer_stuck".into(),
         JAILER_HOLD => "jailer_hold".into(),
@@ -121,7 +140,9 @@ pub fn name(i: usize) -> String {
         THREAT_BY_PAWN => "threat_by_pawn".into(),
         THREAT_BY_MINOR => "threat_by_minor".into(),
         HANGING => "hanging".into(),
-        _ if i < TEMPO => format!("drop_check.{}", kind(DROP_CHECK)),
+        _ if i < KING_OPEN_FILE => format!("drop_check.{}", kind(DROP_CHECK)),
+        KING_OPEN_FILE => "king_open_file".into(),
+        LANCER_JUMP => "lancer_jump".into(),
         _ => "tempo".into(),
     }
 }

@@ -1,8 +1,8 @@
-//! Square tables that work on any board size, built from two features per piece kind
-//! (distance from the centre, ranks advanced) plus the pawn's central files and the
-//! king's rank.
+//! Square tables that work on any board size, built from features per piece kind:
+//! distance from the centre, ranks advanced, a weight per relative rank and per file
+//! (from the nearer edge); plus the pawn's central files and the king's rank.
 
-use super::params::{Params, ADVANCE, CENTRE, KING_RANK, KING_RANK_FAR, PAWN_CENTRAL};
+use super::params::{Params, ADVANCE, CENTRE, FILE, KING_RANK, KING_RANK_FAR, PAWN_CENTRAL, RANK};
 use super::tables::Tables;
 use super::{Acc, Score};
 use crate::rules::bitboard::*;
@@ -44,6 +44,9 @@ pub fn features(v: &Variant, k: Kind, c: Color, sq: Square, mut f: impl FnMut(us
     };
     f(CENTRE + k.idx(), cd);
     f(ADVANCE + k.idx(), rel_rank);
+    f(RANK + 8 * k.idx() + rel_rank.clamp(0, 7) as usize, 1);
+    let edge = (file_of(sq) as i32).min(w as i32 - 1 - file_of(sq) as i32);
+    f(FILE + 4 * k.idx() + edge.clamp(0, 3) as usize, 1);
     match k {
         Kind::Pawn if rel_rank >= 2 => {
             let central = 3 - (2 * file_of(sq) as i32 - (w as i32 - 1)).abs().min(6) / 2;

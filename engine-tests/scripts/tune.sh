@@ -1,0 +1,22 @@
+#!/bin/sh
+# Regenerates the evaluation's weights (src/search/eval/weights.ini) from the data of
+# datagen.sh (issue 14): each variant with files DIR/<variant>.*.txt is tuned from the
+# hand-set weights, and its section of the file is replaced. Rebuild afterwards.
+#
+#   engine-tests/scripts/tune.sh DIR [EPOCHS]
+#
+# Environment: LANCER (the binary, default target/release/lancer), VARIANTS (default
+# chess fullcavalry eightpiece royalstandard lighthouse), TUNE_ARGS (more options for
+# `lancer tune`, e.g. "--lambda 0.7").
+set -eu
+dir=${1:?usage: tune.sh DIR [EPOCHS]}
+epochs=${2:-1000}
+lancer=${LANCER:-target/release/lancer}
+variants=${VARIANTS:-chess fullcavalry eightpiece royalstandard lighthouse}
+for v in $variants; do
+    set -- "$dir/$v".*.txt
+    [ -e "$1" ] || { echo "tune.sh: no data for $v in $dir" >&2; continue; }
+    # shellcheck disable=SC2086
+    "$lancer" tune --variant "$v" --from-hand-set --epochs "$epochs" --report 50 \
+        ${TUNE_ARGS:-} "$@"
+done
