@@ -119,6 +119,9 @@ pub struct TuneArgs {
     /// Print the new file on stdout instead of writing it.
     #[arg(long)]
     pub dry_run: bool,
+    /// L2 pull towards the starting weights (0: none).
+    #[arg(long, default_value_t = 0.0)]
+    pub reg: f64,
 }
 
 /// `lancer diagram`.
@@ -759,6 +762,7 @@ fn run_tune(vs: &Variants, a: TuneArgs) -> Result<(), String> {
         k: a.k,
         from_hand_set: a.from_hand_set,
         report: a.report,
+        reg: a.reg.max(0.0),
     };
     let new = crate::tune::run(vs, &a.variant, &a.data, &text, &cfg)?;
     if a.dry_run {
