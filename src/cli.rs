@@ -724,6 +724,7 @@ fn run_openings(vs: &Variants, a: OpeningsArgs) -> Result<(), String> {
 }
 
 fn run_datagen(vs: &Variants, a: DatagenArgs) -> Result<(), String> {
+    let v = variant(vs, &a.variant)?;
     let cfg = crate::datagen::Config {
         games: a.games,
         nodes: a.nodes.max(1),
@@ -738,16 +739,17 @@ fn run_datagen(vs: &Variants, a: DatagenArgs) -> Result<(), String> {
         None => Box::new(std::io::stdout().lock()),
     };
     let t = std::time::Instant::now();
-    let (games, positions) = crate::datagen::run(vs, &a.variant, &cfg, &mut *out)?;
+    let (games, positions) = crate::datagen::run(vs, v, &cfg, &mut *out)?;
     eprintln!(
         "datagen {}: {games} games, {positions} positions in {:.1}s",
-        a.variant,
+        v.name,
         t.elapsed().as_secs_f64()
     );
     Ok(())
 }
 
 fn run_tune(vs: &Variants, a: TuneArgs) -> Result<(), String> {
+    let v = variant(vs, &a.variant)?;
     let text = std::fs::read_to_string(&a.weights).map_err(|e| {
         format!(
             "{}: {e} (run from the source tree, or give --weights)",
@@ -764,7 +766,7 @@ fn run_tune(vs: &Variants, a: TuneArgs) -> Result<(), String> {
         report: a.report,
         reg: a.reg.max(0.0),
     };
-    let new = crate::tune::run(vs, &a.variant, &a.data, &text, &cfg)?;
+    let new = crate::tune::run(v, &a.data, &text, &cfg)?;
     if a.dry_run {
         print!("{new}");
     } else {

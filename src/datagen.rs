@@ -42,11 +42,6 @@ const MAX_PLIES: usize = 400;
 /// An opening kept only if the first search scores it within this.
 const OPENING_SCORE: i32 = 300;
 
-/// The labelled positions of one game.
-struct Played {
-    lines: Vec<String>,
-}
-
 /// The random stream of game `g` of `seed`: independent of every other game.
 fn game_rng(seed: u64, g: usize) -> rand::rngs::StdRng {
     // splitmix64 of (seed, g), so neighbouring games do not share streams.
@@ -66,13 +61,14 @@ fn quiet(pos: &Position, best: crate::rules::Move, score: i32) -> bool {
         && score.abs() < WIN_SCORE
 }
 
-/// Plays game `g`: a random opening, then self-play with `nodes` a move.
+/// Plays game `g`: a random opening, then self-play with `nodes` a move; returns its
+/// labelled positions.
 fn play(
     engine: &mut Engine,
     v: &'static Variant,
     cfg: &Config,
     g: usize,
-) -> Result<Played, String> {
+) -> Result<Vec<String>, String> {
     let mut rng = game_rng(cfg.seed, g);
     let limits = Limits {
         nodes: Some(cfg.nodes),
@@ -153,27 +149,22 @@ fn play(
         Some(Some(Color::Black)) => "0-1",
         _ => "1/2-1/2",
     };
-    Ok(Played {
-        lines: candidates
-            .into_iter()
-            .map(|(efen, s)| format!("{efen} | {label} | {s}"))
-            .collect(),
-    })
+    Ok(candidates
+        .into_iter()
+        .map(|(efen, s)| format!("{efen} | {label} | {s}"))
+        .collect())
 }
 
-/// Runs the generator for variant `name`, writing lines to `out`; returns (games,
-/// positions).
+/// Runs the generator for variant `v` (one of `vs`), writing lines to `out`; returns
+/// (games, positions).
 pub fn run(
     vs: &Variants,
-    name: &str,
+    v: &'static Variant,
     cfg: &Config,
     out: &mut dyn Write,
 ) -> Result<(usize, usize), String> {
-    let v = vs
-        .get(name)
-        .ok_or_else(|| format!("unknown variant '{name}' (see 'lancer variants')"))?;
     let next = AtomicUsize::new(0);
-    let (tx, rx) = mpsc::channel::<(usize, Result<Played, String>)>();
+    let (tx, rx) = mpsc::channel::<(usize, Result<Vec<String>, String>)>();
     let progress = Progress::stderr();
     let start = std::time::Instant::now();
     std::thread::scope(|s| -> Result<(usize, usize), String> {
@@ -203,10 +194,10 @@ pub fn run(
         for (g, r) in rx {
             pending.insert(g, r?);
             while let Some(p) = pending.remove(&written) {
-                for l in &p.lines {
+                for l in &p {
                     writeln!(out, "{l}").map_err(|e| format!("datagen: {e}"))?;
                 }
-                positions += p.lines.len();
+                positions += p.len();
                 written += 1;
             }
             let secs = start.elapsed().as_secs_f64().max(1e-3);

@@ -9,7 +9,7 @@
 //! and an optional L2 term pulls the weights towards where they started. The result replaces
 //! the variant's section of the weights file the build embeds.
 
-use crate::rules::{Position, Variant, Variants};
+use crate::rules::{Position, Variant};
 use crate::search::eval::params::{self, Params, GROUPS, NPARAMS};
 use crate::search::eval::{trace, Score};
 use rayon::prelude::*;
@@ -232,18 +232,14 @@ fn to_params(w: &[f64]) -> Params {
     p
 }
 
-/// Tunes variant `name` on `files`; returns the new weights-file text built from
+/// Tunes variant `v` on `files`; returns the new weights-file text built from
 /// `weights_text` (the variant's section replaced). Progress goes to stderr.
 pub fn run(
-    vs: &Variants,
-    name: &str,
+    v: &'static Variant,
     files: &[String],
     weights_text: &str,
     cfg: &Config,
 ) -> Result<String, String> {
-    let v = vs
-        .get(name)
-        .ok_or_else(|| format!("unknown variant '{name}' (see 'lancer variants')"))?;
     for t in &cfg.terms {
         if !GROUPS.contains(&t.as_str()) {
             return Err(format!(

@@ -143,6 +143,12 @@ impl Variant {
         }
     }
 
+    /// How many ranks `sq` lies in front of side `c`'s back rank.
+    #[inline(always)]
+    pub fn relative_rank(&self, c: Color, sq: Square) -> u8 {
+        rank_of(sq).abs_diff(self.back_rank(c))
+    }
+
     /// The rank index a side's pawns promote on.
     #[inline(always)]
     pub fn promotion_rank(&self, c: Color) -> u8 {

@@ -6,8 +6,8 @@
 //! about 75,000 at level 19), and a choice among the best four root moves with a
 //! random bonus of up to `12 * (20 - level)` centipawns each (at most 100), so that
 //! low levels make the mistakes of a weak player (a piece left hanging, a mate
-//! missed) rather than only play shallowly. `UCI_Elo` maps to a level through [`ELO_SCALE`], measured in
-//! chess at 10+0.1 (see `docs/protocols.md`).
+//! missed) rather than only play shallowly. `UCI_Elo` maps to a level through
+//! [`ELO_SCALE`], measured in chess at 10+0.1 (see `docs/protocols.md`).
 
 use super::score::MATE_BOUND;
 use crate::rules::moves::Move;

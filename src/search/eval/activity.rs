@@ -127,6 +127,7 @@ pub fn side<A: Acc>(pos: &Position, c: Color, acc: &mut A) -> Attack {
             attack.units += attack_weight(k) * count(a);
         }
     }
+    // The sentries' victims are so far only in `by_minor`.
     attack.all |= attack.by_minor;
     if let Some(k) = pos.king_sq(c) {
         attack.all |= t.king(k) & v.mask;

@@ -4,7 +4,7 @@
 
 use super::activity::Attack;
 use super::params::{DANGER_SIZE, DROP_CHECK, KING_DANGER, KING_OPEN_FILE, SHELTER};
-use super::{count, Acc};
+use super::{count, ranks_ahead, Acc, FILE_A};
 use crate::rules::bitboard::*;
 use crate::rules::variant::Goal;
 use crate::rules::{Color, Kind, Position};
@@ -24,18 +24,13 @@ pub fn side<A: Acc>(pos: &Position, c: Color, attack: &Attack, theirs: &Attack, 
     }
     if v.goal == Goal::Checkmate {
         if let Some(k) = pos.king_sq(c) {
-            let t = tables();
-            let front = match c {
-                Color::White if rank_of(k) >= 7 => 0,
-                Color::White => t.king(k) & (!0u64 << (8 * (rank_of(k) as u32 + 1))),
-                Color::Black => t.king(k) & ((1u64 << (8 * rank_of(k) as u32)) - 1),
-            };
+            let front = tables().king(k) & ranks_ahead(c, k);
             let pawns = pos.pieces_of(c, Kind::Pawn);
             acc.add(SHELTER, count(front & pawns));
             let f = file_of(k) as i32;
             let open = (f - 1..=f + 1)
                 .filter(|&x| (0..v.width as i32).contains(&x))
-                .filter(|&x| pawns & (0x0101_0101_0101_0101u64 << x) == 0)
+                .filter(|&x| pawns & (FILE_A << x) == 0)
                 .count();
             acc.add(KING_OPEN_FILE, open as i32);
         }

@@ -92,7 +92,7 @@ impl Acc for Sum<'_> {
     const TRACE: bool = false;
     #[inline(always)]
     fn side(&mut self, c: Color) {
-        self.sign = if c == Color::White { 1 } else { -1 };
+        self.sign = sign(c);
     }
     #[inline(always)]
     fn add(&mut self, i: usize, n: i32) {
@@ -114,7 +114,7 @@ struct Groups<'a> {
 impl Acc for Groups<'_> {
     const TRACE: bool = false;
     fn side(&mut self, c: Color) {
-        self.sign = if c == Color::White { 1 } else { -1 };
+        self.sign = sign(c);
     }
     fn add(&mut self, i: usize, n: i32) {
         self.g[params::group(i)] += self.p.w[i] * (n * self.sign);
@@ -133,7 +133,7 @@ struct Counts {
 impl Acc for Counts {
     const TRACE: bool = true;
     fn side(&mut self, c: Color) {
-        self.sign = if c == Color::White { 1 } else { -1 };
+        self.sign = sign(c);
     }
     fn add(&mut self, i: usize, n: i32) {
         self.n[i] += n * self.sign;
@@ -258,9 +258,32 @@ pub fn trace(pos: &Position) -> ([i32; NPARAMS], i32) {
             n: [0; NPARAMS],
         };
         terms(pos, t, &mut acc);
-        acc.n[params::TEMPO] = if pos.side() == Color::White { 1 } else { -1 };
+        acc.n[params::TEMPO] = sign(pos.side());
         (acc.n, material::phase(pos))
     })
+}
+
+/// The squares of file a.
+pub(crate) const FILE_A: Bitboard = 0x0101_0101_0101_0101;
+
+/// The ranks in front of `sq` as side `c` looks (none beyond the eighth).
+#[inline(always)]
+pub(crate) fn ranks_ahead(c: Color, sq: Square) -> Bitboard {
+    match c {
+        Color::White if rank_of(sq) >= 7 => 0,
+        Color::White => !0u64 << (8 * (rank_of(sq) as u32 + 1)),
+        Color::Black => (1u64 << (8 * rank_of(sq) as u32)) - 1,
+    }
+}
+
+/// +1 for White, −1 for Black: how a side's counts enter White's view.
+#[inline(always)]
+fn sign(c: Color) -> i32 {
+    if c == Color::White {
+        1
+    } else {
+        -1
+    }
 }
 
 /// Squares of `b` a bitboard helper re-export for the feature files.

@@ -290,16 +290,16 @@ fn sections(text: &str) -> Result<Vec<Section<'_>>, String> {
     Ok(out)
 }
 
-/// Applies section `name` of `text` (after the sections it extends) onto `p`. Returns
-/// whether the section exists.
-fn apply(text: &str, name: &str, p: &mut Params) -> Result<bool, String> {
+/// Applies section `name` of `text` (after the sections it extends) onto `p`; a
+/// missing section leaves `p` as it is.
+fn apply(text: &str, name: &str, p: &mut Params) -> Result<(), String> {
     let secs = sections(text)?;
     let mut chain = Vec::new();
     let mut cur = Some(name);
     while let Some(n) = cur {
         let Some(s) = secs.iter().find(|s| s.name == n) else {
             if chain.is_empty() {
-                return Ok(false);
+                return Ok(());
             }
             return Err(format!("[{}] extends unknown section '{n}'", name));
         };
@@ -312,7 +312,7 @@ fn apply(text: &str, name: &str, p: &mut Params) -> Result<bool, String> {
     for s in chain.iter().rev() {
         for &(ln, key, val) in &s.entries {
             let i = (0..NPARAMS)
-                .find(|&i| name_is(i, key))
+                .find(|&i| self::name(i) == key)
                 .ok_or_else(|| format!("line {ln}: unknown weight '{key}'"))?;
             let nums: Vec<i32> = val
                 .split_whitespace()
@@ -325,11 +325,7 @@ fn apply(text: &str, name: &str, p: &mut Params) -> Result<bool, String> {
             }
         }
     }
-    Ok(true)
-}
-
-fn name_is(i: usize, key: &str) -> bool {
-    name(i) == key
+    Ok(())
 }
 
 /// The weights of `v`: its section of `text` over the hand-set ones.

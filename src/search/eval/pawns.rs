@@ -4,11 +4,9 @@
 use super::params::{
     DOUBLED, ISOLATED, PASSED, PASSED_BLOCKED, PASSED_KING_OWN, PASSED_KING_THEIR,
 };
-use super::Acc;
+use super::{ranks_ahead, Acc, FILE_A};
 use crate::rules::bitboard::*;
 use crate::rules::{Color, Kind, Position};
-
-const FILE_A: Bitboard = 0x0101_0101_0101_0101;
 
 /// Pawn structure of side `c`.
 #[inline(always)]
@@ -34,22 +32,12 @@ pub fn side<A: Acc>(pos: &Position, c: Color, acc: &mut A) {
         if own & adj == 0 {
             acc.add(ISOLATED, 1);
         }
-        let ahead = match c {
-            Color::White if rank_of(sq) >= 7 => 0,
-            Color::White => !0u64 << (8 * (rank_of(sq) as u32 + 1)),
-            Color::Black => (1u64 << (8 * rank_of(sq) as u32)) - 1,
-        };
+        let ahead = ranks_ahead(c, sq);
         if theirs & (file | adj) & ahead == 0 {
-            let rel = match c {
-                Color::White => rank_of(sq) as i32,
-                Color::Black => v.height as i32 - 1 - rank_of(sq) as i32,
-            };
+            let rel = v.relative_rank(c, sq) as i32;
             // The kings' race to the promotion square matters more the further it is.
             if rel >= 3 {
-                let promo = match c {
-                    Color::White => sq % 8 + 8 * (v.height - 1),
-                    Color::Black => sq % 8,
-                };
+                let promo = square(file_of(sq), v.promotion_rank(c));
                 let dist = |k: Option<Square>| {
                     k.map_or(0, |k| {
                         (file_of(k) as i32 - file_of(promo) as i32)

@@ -38,10 +38,7 @@ pub fn side<A: Acc>(pos: &Position, c: Color, t: &Tables, acc: &mut A) {
 pub fn features(v: &Variant, k: Kind, c: Color, sq: Square, mut f: impl FnMut(usize, i32)) {
     let (w, h) = (v.width, v.height);
     let cd = centre_distance(w, h, sq);
-    let rel_rank = match c {
-        Color::White => rank_of(sq) as i32,
-        Color::Black => h as i32 - 1 - rank_of(sq) as i32,
-    };
+    let rel_rank = v.relative_rank(c, sq) as i32;
     f(CENTRE + k.idx(), cd);
     f(ADVANCE + k.idx(), rel_rank);
     f(RANK + 8 * k.idx() + rel_rank.clamp(0, 7) as usize, 1);
