@@ -43,6 +43,8 @@ struct Sample {
     len: u16,
     /// Phase / 256: the middlegame share.
     mg: f32,
+    /// The share of the n-move counter that has run (it scales the evaluation).
+    share: f32,
     /// Result for White (1, ½, 0).
     result: f32,
     /// The search's score for White (centipawns).
@@ -70,7 +72,7 @@ fn load(v: &'static Variant, files: &[String]) -> Result<Data, String> {
     if lines.is_empty() {
         return Err("tune: no positions in the data".into());
     }
-    type Traced = (Vec<(u16, i32)>, f32, f32, f32);
+    type Traced = (Vec<(u16, i32)>, f32, f32, f32, f32);
     let traced: Vec<Result<Traced, String>> = lines
         .par_iter()
         .map(|(f, n, l)| {
@@ -90,12 +92,12 @@ fn load(v: &'static Variant, files: &[String]) -> Result<Data, String> {
                 None => 0.0,
             };
             let pos = Position::from_efen(v, efen).map_err(|e| bad(&e.to_string()))?;
-            let (n, phase) = trace(&pos);
+            let (n, phase, share) = trace(&pos);
             let sparse = (0..NPARAMS)
                 .filter(|&i| n[i] != 0)
                 .map(|i| (i as u16, n[i]))
                 .collect();
-            Ok((sparse, phase as f32 / 256.0, result, score))
+            Ok((sparse, phase as f32 / 256.0, share as f32, result, score))
         })
         .collect();
     let mut d = Data {
@@ -104,11 +106,12 @@ fn load(v: &'static Variant, files: &[String]) -> Result<Data, String> {
         valid: Vec::new(),
     };
     for (i, t) in traced.into_iter().enumerate() {
-        let (sparse, mg, result, score) = t?;
+        let (sparse, mg, share, result, score) = t?;
         let s = Sample {
             start: d.counts.len() as u32,
             len: sparse.len() as u16,
             mg,
+            share,
             result,
             score,
         };
@@ -128,16 +131,26 @@ fn sigmoid(x: f64) -> f64 {
     1.0 / (1.0 + (-x).exp())
 }
 
+const C: usize = params::COUNTER;
+
 impl Data {
-    /// The evaluation (White's view) of sample `s` with weights `w` (mg, eg interleaved).
-    fn eval(&self, s: &Sample, w: &[f64]) -> f64 {
+    /// The evaluation (White's view) of sample `s` with weights `w` (mg, eg
+    /// interleaved), before the counter's scale; and that scale.
+    fn eval_parts(&self, s: &Sample, w: &[f64]) -> (f64, f64) {
         let mg = s.mg as f64;
         let mut e = 0.0;
         for &(i, n) in &self.counts[s.start as usize..s.start as usize + s.len as usize] {
             let i = i as usize;
             e += n as f64 * (w[2 * i] * mg + w[2 * i + 1] * (1.0 - mg));
         }
-        e
+        let scale = 1.0 - (w[2 * C] * mg + w[2 * C + 1] * (1.0 - mg)) * s.share as f64 / 256.0;
+        (e, scale)
+    }
+
+    /// The evaluation (White's view) of sample `s` with weights `w`.
+    fn eval(&self, s: &Sample, w: &[f64]) -> f64 {
+        let (e, scale) = self.eval_parts(s, w);
+        e * scale
     }
 
     fn target(s: &Sample, k: f64, lambda: f64) -> f64 {
@@ -164,15 +177,19 @@ impl Data {
             .map(|chunk| {
                 let mut g = vec![0.0; 2 * NPARAMS];
                 for s in chunk {
-                    let p = sigmoid(k * self.eval(s, w));
+                    let (e, scale) = self.eval_parts(s, w);
+                    let p = sigmoid(k * e * scale);
                     let d = 2.0 * (p - Self::target(s, k, lambda)) * p * (1.0 - p) * k;
                     let mg = s.mg as f64;
                     let range = s.start as usize..s.start as usize + s.len as usize;
                     for &(i, n) in &self.counts[range] {
                         let i = i as usize;
-                        g[2 * i] += d * n as f64 * mg;
-                        g[2 * i + 1] += d * n as f64 * (1.0 - mg);
+                        g[2 * i] += d * scale * n as f64 * mg;
+                        g[2 * i + 1] += d * scale * n as f64 * (1.0 - mg);
                     }
+                    let ds = -e * s.share as f64 / 256.0;
+                    g[2 * C] += d * ds * mg;
+                    g[2 * C + 1] += d * ds * (1.0 - mg);
                 }
                 g
             })

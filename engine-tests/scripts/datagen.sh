@@ -7,7 +7,9 @@
 #   engine-tests/scripts/datagen.sh DIR MINUTES [GAMES] [NODES]
 #
 # Environment: LANCER (the binary, default target/release/lancer), VARIANTS (default
-# chess fullcavalry eightpiece royalstandard lighthouse), THREADS (default 2).
+# chess fullcavalry eightpiece royalstandard lighthouse), THREADS (default 2), SEED0
+# (added to the round number to make the seed, default 0: a new run with another
+# engine can draw other openings).
 set -eu
 dir=${1:?usage: datagen.sh DIR MINUTES [GAMES] [NODES]}
 minutes=${2:?usage: datagen.sh DIR MINUTES [GAMES] [NODES]}
@@ -16,6 +18,7 @@ nodes=${4:-2500}
 lancer=${LANCER:-target/release/lancer}
 variants=${VARIANTS:-chess fullcavalry eightpiece royalstandard lighthouse}
 threads=${THREADS:-2}
+seed0=${SEED0:-0}
 mkdir -p "$dir"
 end=$(( $(date +%s) + minutes * 60 ))
 round=1
@@ -25,7 +28,7 @@ while [ "$(date +%s)" -lt "$end" ]; do
         [ -s "$f" ] && continue
         [ "$(date +%s)" -ge "$end" ] && break
         "$lancer" datagen --variant "$v" --games "$games" --nodes "$nodes" \
-            --seed "$round" --threads "$threads" -o "$f.part"
+            --seed "$((seed0 + round))" --threads "$threads" -o "$f.part"
         mv "$f.part" "$f"
     done
     round=$((round + 1))

@@ -8,7 +8,11 @@ most likely: the mover wins with chance 1/(1+exp((a-x)/b)) and loses with chance
 1/(1+exp((a+x)/b)), a = a0 + a1*m + a2*m^2, b = b0 + b1*m + b2*m^2,
 m = min(ply, 240)/64.
 
-Usage: wdl_fit.py GAMES.pgn [MORE.pgn ...]
+It also reads `lancer datagen` files (any file not ending in .pgn): each line
+`EFEN | result | score` gives the position's ply (from the EFEN's side to move and
+move number) and the search's score from White's view, turned to the mover's.
+
+Usage: wdl_fit.py GAMES.pgn|DATAGEN.txt [MORE ...]
 Prints the variants.ini line, the fit's likelihood and a table of observed against
 modelled win/draw/loss rates. Make the games with self-play, for example:
 
@@ -64,6 +68,22 @@ def samples(tags, body):
         else:
             last_move_ply = ply
             ply += 1
+
+
+def datagen_samples(text):
+    """Yields (ply, score for the mover, result for the mover) of each datagen line."""
+    for line in text.splitlines():
+        parts = [p.strip() for p in line.split("|")]
+        if len(parts) < 3 or parts[1] not in RESULTS:
+            continue
+        fields = parts[0].split()
+        if len(fields) < 2 or not fields[-1].isdigit():
+            continue
+        white = fields[1] == "w"
+        ply = 2 * (int(fields[-1]) - 1) + (0 if white else 1)
+        x = float(parts[2])
+        result = RESULTS[parts[1]]
+        yield ply, x if white else -x, result if white else 1 - result
 
 
 def model(p, ply, x):
@@ -133,21 +153,27 @@ def main():
     n_games = n = 0
     for path in sys.argv[1:]:
         with open(path, encoding="utf-8") as fh:
-            for tags, body in games(fh.read()):
+            text = fh.read()
+        if path.endswith(".pgn"):
+            found = []
+            for tags, body in games(text):
                 n_games += 1
-                for ply, x, r in samples(tags, body):
-                    if abs(x) > MAX_SCORE:
-                        continue
-                    key = (ply // 4 * 4 + 2, round(x / 10) * 10)
-                    bins[key][0 if r == 1 else 1 if r == 0.5 else 2] += 1
-                    n += 1
+                found.extend(samples(tags, body))
+        else:
+            found = list(datagen_samples(text))
+        for ply, x, r in found:
+            if abs(x) > MAX_SCORE:
+                continue
+            key = (ply // 4 * 4 + 2, round(x / 10) * 10)
+            bins[key][0 if r == 1 else 1 if r == 0.5 else 2] += 1
+            n += 1
     if n == 0:
         sys.exit("no scored moves found")
     k = 3  # a quadratic in m: a line fits late endgames badly, a cubic gains little
     x0 = [250.0] + [0.0] * (k - 1) + [100.0] + [0.0] * (k - 1)
     p, v = nelder_mead(lambda p: nll(p, bins), x0, [60.0] + [30.0] * (k - 1) + [30.0] + [15.0] * (k - 1), 6000)
     p, v = nelder_mead(lambda q: nll(q, bins), p, [20.0] + [10.0] * (k - 1) + [10.0] + [5.0] * (k - 1), 6000)
-    print(f"{n_games} games, {n} scored moves, mean log-loss {v / n:.4f}")
+    print(f"{n_games} PGN games, {n} scored positions, mean log-loss {v / n:.4f}")
     print("wdlModel = " + " ".join(f"{x:.1f}" for x in p))
     print("ply   score   observed W/D/L      model W/D/L")
     for lo, hi in ((0, 40), (40, 80), (80, 160), (160, 400)):

@@ -350,8 +350,9 @@ fn cmd_eval(engine: &Engine) {
         b.tapered()
     ));
     out(&format!(
-        "info string eval tempo {}: total {} (side to move)",
+        "info string eval tempo {}, counter scale {} / 256: total {} (side to move)",
         b.tempo(),
+        b.scale,
         uci_score(b.for_side(pos.side()))
     ));
 }

@@ -1,5 +1,6 @@
 //! Piece activity: mobility (under the mobility rule where it applies), the lancer's
-//! facing, the jailer's holds, the sentry's capture chances, standard-bearer range;
+//! facing, the jailer's holds, the sentry's capture chances, standard-bearer range,
+//! the windmill's pivots (each a ring it can turn on);
 //! and, from the same attack sets, the attack on the enemy king that [`super::king`]
 //! scores.
 
@@ -15,12 +16,15 @@ pub struct Attack {
     pub units: i32,
     /// Pieces attacking the zone (pieces in hand count as one).
     pub attackers: i32,
-    /// Squares the side attacks (its king's included).
+    /// Squares where the side could capture a piece (its king's included; its
+    /// standard-bearers', which capture only the king, not).
     pub all: Bitboard,
     /// Squares its pawns attack.
     pub by_pawn: Bitboard,
     /// Squares its minor pieces attack (knight, bishops, sentry, windmill).
     pub by_minor: Bitboard,
+    /// Squares its king attacks.
+    pub by_king: Bitboard,
 }
 
 /// King-attack weight of a piece near the enemy king.
@@ -105,12 +109,20 @@ pub fn side<A: Acc>(pos: &Position, c: Color, acc: &mut A) -> Attack {
                 acc.add(SENTRY_CHANCE, chances);
                 quiet
             }
-            Kind::Windmill => pos.windmill_reaches(sq, pos.pieces_of(c, Kind::Bearer), occ),
+            Kind::Windmill => {
+                let pivots = t.king(sq) & pos.pieces_of(c, Kind::Bearer);
+                acc.add(WINDMILL_PIVOTS, count(pivots));
+                pos.windmill_reaches(sq, pos.pieces_of(c, Kind::Bearer), occ)
+            }
             Kind::Pawn => t.pawn(c.idx(), sq),
             Kind::Bearer if pos.frozen() & bb(sq) == 0 => t.king(sq) & v.mask,
             _ => 0,
         };
-        attack.all |= att;
+        // A standard-bearer captures nothing but the king: its squares are not attacks
+        // on pieces (the king zone below still counts them).
+        if k != Kind::Bearer {
+            attack.all |= att;
+        }
         match k {
             Kind::Pawn => attack.by_pawn |= att,
             Kind::Knight | Kind::Bishop | Kind::ForwardBishop | Kind::Sentry | Kind::Windmill => {
@@ -130,7 +142,8 @@ pub fn side<A: Acc>(pos: &Position, c: Color, acc: &mut A) -> Attack {
     // The sentries' victims are so far only in `by_minor`.
     attack.all |= attack.by_minor;
     if let Some(k) = pos.king_sq(c) {
-        attack.all |= t.king(k) & v.mask;
+        attack.by_king = t.king(k) & v.mask;
+        attack.all |= attack.by_king;
     }
     // Pieces in hand can be dropped next to the king.
     if v.drops {

@@ -5,13 +5,16 @@
 //! - [`material`]: pieces on the board, held units, pieces in hand;
 //! - [`pst`]: square tables from centrality and advance, for any board;
 //! - [`activity`]: mobility, lancer facing, jailer holds, sentry capture chances,
-//!   standard-bearer range and the Royal Standard's mobility rule;
+//!   standard-bearer range, windmill pivots and the Royal Standard's mobility rule;
 //! - [`king`]: danger from attackers (drops in hand included), pawn shelter, and drop
 //!   checks waiting in hand;
-//! - [`pawns`]: doubled, isolated and passed pawns (with Lighthouse's one-queen limit,
+//! - [`pawns`]: doubled, isolated, backward and passed pawns (with Lighthouse's one-queen limit,
 //!   and the kings' distance to a passed pawn's promotion square);
-//! - [`threats`]: pieces attacked by pawns, majors by minors, and hanging pieces;
-//! - the tempo, for the side to move.
+//! - [`threats`]: pieces attacked by pawns, majors by minors, hanging pieces, and
+//!   standard-bearers that can be displaced or stand next to the enemy king;
+//! - the tempo, for the side to move;
+//! - and a scale, not a term: the evaluation shrinks as the n-move counter runs
+//!   ([`counter_scale`]), by a weight the tuner fits like the others.
 
 pub mod activity;
 pub mod cache;
@@ -172,6 +175,8 @@ pub struct Breakdown {
     pub tempo: Score,
     /// 0 (endgame) ..= 256 (full material).
     pub phase: i32,
+    /// What the n-move counter leaves of the evaluation, out of 256.
+    pub scale: i32,
 }
 
 /// Evaluates every term for White minus Black.
@@ -183,10 +188,12 @@ pub fn breakdown(pos: &Position) -> Breakdown {
             g: Default::default(),
         };
         terms(pos, t, &mut acc);
+        let phase = material::phase(pos);
         Breakdown {
             groups: acc.g,
             tempo: t.params.w[params::TEMPO],
-            phase: material::phase(pos),
+            phase,
+            scale: counter_scale(pos, &t.params, phase),
         }
     })
 }
@@ -197,7 +204,7 @@ impl Breakdown {
         params::GROUPS
             .iter()
             .zip(self.groups)
-            .filter(|(n, _)| **n != "tempo")
+            .filter(|(n, _)| !matches!(**n, "tempo" | "counter"))
             .map(|(n, s)| (*n, s))
     }
 
@@ -220,11 +227,12 @@ impl Breakdown {
         self.tempo.taper(self.phase)
     }
 
-    /// The evaluation for `side` to move: the tapered sum from its side, plus the tempo.
+    /// The evaluation for `side` to move: the tapered sum from its side, plus the tempo,
+    /// scaled by the counter.
     pub fn for_side(&self, side: Color) -> i32 {
         let v = self.tapered();
         let v = if side == Color::White { v } else { -v };
-        v + self.tempo()
+        (v + self.tempo()) * self.scale / 256
     }
 }
 
@@ -246,12 +254,36 @@ pub fn evaluate_with(pos: &Position, t: &tables::Tables) -> i32 {
     let phase = material::phase(pos);
     let v = acc.s.taper(phase);
     let v = if pos.side() == Color::White { v } else { -v };
-    v + t.params.w[params::TEMPO].taper(phase)
+    (v + t.params.w[params::TEMPO].taper(phase)) * counter_scale(pos, &t.params, phase) / 256
+}
+
+/// The share of the n-move counter that has run: halfmove clock / limit (0 without the
+/// rule).
+pub fn counter_share(pos: &Position) -> f64 {
+    let limit = pos.variant().n_move_rule;
+    if limit == 0 {
+        return 0.0;
+    }
+    pos.halfmove().min(limit) as f64 / limit as f64
+}
+
+/// What is kept of the evaluation as the n-move counter runs, out of 256:
+/// `256 − w · halfmove / limit`, `w` the [`params::COUNTER`] weight blended by `phase`.
+/// Where no capture may come soon the game is heading for a draw, however it looks.
+#[inline(always)]
+pub fn counter_scale(pos: &Position, p: &Params, phase: i32) -> i32 {
+    let limit = pos.variant().n_move_rule as i32;
+    if limit == 0 {
+        return 256;
+    }
+    let w = p.w[params::COUNTER].taper(phase);
+    (256 - w * (pos.halfmove() as i32).min(limit) / limit).clamp(0, 512)
 }
 
 /// What the tuner needs of a position: every weight's count (White minus Black, the
-/// tempo's +1 for White to move and −1 for Black) and the phase.
-pub fn trace(pos: &Position) -> ([i32; NPARAMS], i32) {
+/// tempo's +1 for White to move and −1 for Black), the phase, and the counter's share
+/// ([`counter_share`]; the counter's weight scales the rest instead of adding to it).
+pub fn trace(pos: &Position) -> ([i32; NPARAMS], i32, f64) {
     cache::with_tables(pos.variant(), |t| {
         let mut acc = Counts {
             sign: 1,
@@ -259,7 +291,7 @@ pub fn trace(pos: &Position) -> ([i32; NPARAMS], i32) {
         };
         terms(pos, t, &mut acc);
         acc.n[params::TEMPO] = sign(pos.side());
-        (acc.n, material::phase(pos))
+        (acc.n, material::phase(pos), counter_share(pos))
     })
 }
 

@@ -75,14 +75,28 @@ pub const DROP_CHECK: usize = HANGING + 1;
 pub const KING_OPEN_FILE: usize = DROP_CHECK + NKINDS;
 /// A friendly piece on a lancer's ray, which it jumps.
 pub const LANCER_JUMP: usize = KING_OPEN_FILE + 1;
+/// A pawn that its neighbours cannot support (they are all ahead) and whose stop
+/// square an enemy pawn guards.
+pub const BACKWARD: usize = LANCER_JUMP + 1;
+/// An enemy standard-bearer that an own piece attacks (it can be displaced and
+/// frozen).
+pub const BEARER_ATTACKED: usize = BACKWARD + 1;
+/// An enemy standard-bearer next to the own king (the king can displace it, and it
+/// can capture the king).
+pub const BEARER_BY_KING: usize = BEARER_ATTACKED + 1;
+/// A windmill's rings: own standard-bearers next to it, each a pivot.
+pub const WINDMILL_PIVOTS: usize = BEARER_BY_KING + 1;
+/// The n-move counter: the evaluation is scaled by `1 − w · halfmove / limit / 256`
+/// (a scale, not a term: see [`super::counter_scale`]).
+pub const COUNTER: usize = WINDMILL_PIVOTS + 1;
 /// Having the move.
-pub const TEMPO: usize = LANCER_JUMP + 1;
+pub const TEMPO: usize = COUNTER + 1;
 /// Number of weights.
 pub const NPARAMS: usize = TEMPO + 1;
 
 /// The groups of weights, as `eval` lists them and `lancer tune --terms` picks them.
-pub const GROUPS: [&str; 8] = [
-    "material", "squares", "mobility", "pieces", "king", "pawns", "threats", "tempo",
+pub const GROUPS: [&str; 9] = [
+    "material", "squares", "mobility", "pieces", "king", "pawns", "threats", "tempo", "counter",
 ];
 
 /// The group (index into [`GROUPS`]) of weight `i`.
@@ -97,6 +111,10 @@ pub fn group(i: usize) -> usize {
         _ if i < DROP_CHECK => 6,
         _ if i < LANCER_JUMP => 4,
         LANCER_JUMP => 3,
+        BACKWARD => 5,
+        _ if i < WINDMILL_PIVOTS => 6,
+        WINDMILL_PIVOTS => 3,
+        COUNTER => 8,
         _ => 7,
     }
 }
@@ -143,6 +161,11 @@ pub fn name(i: usize) -> String {
         _ if i < KING_OPEN_FILE => format!("drop_check.{}", kind(DROP_CHECK)),
         KING_OPEN_FILE => "king_open_file".into(),
         LANCER_JUMP => "lancer_jump".into(),
+        BACKWARD => "backward".into(),
+        BEARER_ATTACKED => "bearer_attacked".into(),
+        BEARER_BY_KING => "bearer_by_king".into(),
+        WINDMILL_PIVOTS => "windmill_pivots".into(),
+        COUNTER => "counter".into(),
         _ => "tempo".into(),
     }
 }

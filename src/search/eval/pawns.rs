@@ -1,8 +1,8 @@
-//! Pawn structure: doubled, isolated and passed pawns. A passed pawn is worth less
+//! Pawn structure: doubled, isolated, backward and passed pawns. A passed pawn is worth less
 //! while its side may not promote (Lighthouse's one-queen limit).
 
 use super::params::{
-    DOUBLED, ISOLATED, PASSED, PASSED_BLOCKED, PASSED_KING_OWN, PASSED_KING_THEIR,
+    BACKWARD, DOUBLED, ISOLATED, PASSED, PASSED_BLOCKED, PASSED_KING_OWN, PASSED_KING_THEIR,
 };
 use super::{ranks_ahead, Acc, FILE_A};
 use crate::rules::bitboard::*;
@@ -29,10 +29,18 @@ pub fn side<A: Acc>(pos: &Position, c: Color, acc: &mut A) {
         if popcount(own & file) > 1 {
             acc.add(DOUBLED, 1);
         }
+        let ahead = ranks_ahead(c, sq);
         if own & adj == 0 {
             acc.add(ISOLATED, 1);
+        } else if own & adj & !ahead == 0 {
+            let stop = match c {
+                Color::White => (sq < 56).then(|| sq + 8),
+                Color::Black => sq.checked_sub(8),
+            };
+            if stop.is_some_and(|s| tables().pawn(c.idx(), s) & theirs != 0) {
+                acc.add(BACKWARD, 1);
+            }
         }
-        let ahead = ranks_ahead(c, sq);
         if theirs & (file | adj) & ahead == 0 {
             let rel = v.relative_rank(c, sq) as i32;
             // The kings' race to the promotion square matters more the further it is.

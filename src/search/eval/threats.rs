@@ -1,10 +1,12 @@
 //! Threats: enemy pieces attacked by own pawns, enemy majors (rook, queen, lancer)
 //! attacked by own minor pieces, and enemy pieces attacked but not defended. Kings and
-//! standard-bearers are left out: a king is never "won" this way, and capturing a
-//! bearer only displaces it.
+//! standard-bearers are left out of those: a king is never "won" this way, and
+//! capturing a bearer only displaces it. The bearers have their own two: an enemy
+//! bearer the side can displace, and one next to its king (which could displace it,
+//! or be captured by it).
 
 use super::activity::Attack;
-use super::params::{HANGING, THREAT_BY_MINOR, THREAT_BY_PAWN};
+use super::params::{BEARER_ATTACKED, BEARER_BY_KING, HANGING, THREAT_BY_MINOR, THREAT_BY_PAWN};
 use super::{count, Acc};
 use crate::rules::{Color, Kind, Position};
 
@@ -12,8 +14,12 @@ use crate::rules::{Color, Kind, Position};
 #[inline(always)]
 pub fn side<A: Acc>(pos: &Position, c: Color, ours: &Attack, theirs: &Attack, acc: &mut A) {
     let them = c.flip();
-    let targets =
-        pos.pieces(them) & !pos.pieces_of(them, Kind::King) & !pos.pieces_of(them, Kind::Bearer);
+    let bearers = pos.pieces_of(them, Kind::Bearer);
+    if bearers != 0 {
+        acc.add(BEARER_ATTACKED, count(ours.all & bearers));
+        acc.add(BEARER_BY_KING, count(ours.by_king & bearers));
+    }
+    let targets = pos.pieces(them) & !pos.pieces_of(them, Kind::King) & !bearers;
     if targets == 0 {
         return;
     }
