@@ -359,6 +359,13 @@ fn eval_terms_count_what_they_name() {
     let rs = "*sskss*/brK2br/7/7/BR1W1BR/*SS1SS* w - - 0 1";
     assert_eq!(count("royalstandard", rs, params::BEARER_BY_KING), 2);
     assert_eq!(count("royalstandard", rs, params::BEARER_ATTACKED), 2);
+    // The queen a1 reaches g7 and h8 of the black king's zone (g8 and its neighbours),
+    // the knight d6 reaches f7, the king c1 nothing of it.
+    let fen = "6k1/8/3N4/8/8/8/8/Q1K5 w - - 0 1";
+    let queen = params::KING_ATTACK + lancer::rules::Kind::Queen.idx();
+    let knight = params::KING_ATTACK + lancer::rules::Kind::Knight.idx();
+    assert_eq!(count("chess", fen, queen), 2);
+    assert_eq!(count("chess", fen, knight), 1);
     // The counter: with weight 128 the evaluation halves when the counter is full.
     let v = variants().get("lighthouse").unwrap();
     let mut w = params::for_variant(v);

@@ -137,6 +137,7 @@ pub fn side<A: Acc>(pos: &Position, c: Color, acc: &mut A) -> Attack {
         if a != 0 {
             attack.attackers += 1;
             attack.units += attack_weight(k) * count(a);
+            acc.add(KING_ATTACK + k.idx(), count(a));
         }
     }
     // The sentries' victims are so far only in `by_minor`.

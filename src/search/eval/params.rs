@@ -89,8 +89,11 @@ pub const WINDMILL_PIVOTS: usize = BEARER_BY_KING + 1;
 /// The n-move counter: the evaluation is scaled by `1 − w · halfmove / limit / 256`
 /// (a scale, not a term: see [`super::counter_scale`]).
 pub const COUNTER: usize = WINDMILL_PIVOTS + 1;
+/// Per kind, each square of the enemy king's zone a piece of that kind attacks (the
+/// danger table above grows with the same squares, by fixed weights per kind).
+pub const KING_ATTACK: usize = COUNTER + 1;
 /// Having the move.
-pub const TEMPO: usize = COUNTER + 1;
+pub const TEMPO: usize = KING_ATTACK + NKINDS;
 /// Number of weights.
 pub const NPARAMS: usize = TEMPO + 1;
 
@@ -115,6 +118,7 @@ pub fn group(i: usize) -> usize {
         _ if i < WINDMILL_PIVOTS => 6,
         WINDMILL_PIVOTS => 3,
         COUNTER => 8,
+        _ if i < TEMPO => 4,
         _ => 7,
     }
 }
@@ -166,6 +170,7 @@ pub fn name(i: usize) -> String {
         BEARER_BY_KING => "bearer_by_king".into(),
         WINDMILL_PIVOTS => "windmill_pivots".into(),
         COUNTER => "counter".into(),
+        _ if i < TEMPO => format!("king_attack.{}", kind(KING_ATTACK)),
         _ => "tempo".into(),
     }
 }
