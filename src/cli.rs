@@ -104,7 +104,8 @@ pub struct TuneArgs {
     /// Share of the game result in the target; the rest is the search's score.
     #[arg(long, default_value_t = 1.0)]
     pub lambda: f64,
-    /// Tune only these groups (material, squares, mobility, pieces, king, pawns, tempo).
+    /// Tune only these groups (material, squares, mobility, pieces, king, pawns, threats,
+    /// tempo, counter).
     #[arg(long, value_delimiter = ',')]
     pub terms: Vec<String>,
     /// Use this K (per centipawn) instead of fitting it.

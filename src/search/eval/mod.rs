@@ -7,7 +7,8 @@
 //! - [`activity`]: mobility, lancer facing, jailer holds, sentry capture chances,
 //!   standard-bearer range, windmill pivots and the Royal Standard's mobility rule;
 //! - [`king`]: danger from attackers (drops in hand included), pawn shelter, and drop
-//!   checks waiting in hand;
+//!   checks waiting in hand; each kind's attacks on the king zone also have a linear
+//!   weight, counted in [`activity`]'s pass over the attacks;
 //! - [`pawns`]: doubled, isolated, backward and passed pawns (with Lighthouse's one-queen limit,
 //!   and the kings' distance to a passed pawn's promotion square);
 //! - [`threats`]: pieces attacked by pawns, majors by minors, hanging pieces, and
