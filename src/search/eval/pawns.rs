@@ -33,10 +33,7 @@ pub fn side<A: Acc>(pos: &Position, c: Color, acc: &mut A) {
         if own & adj == 0 {
             acc.add(ISOLATED, 1);
         } else if own & adj & !ahead == 0 {
-            let stop = match c {
-                Color::White => (sq < 56).then(|| sq + 8),
-                Color::Black => sq.checked_sub(8),
-            };
+            let stop = step(sq, if c == Color::White { 0 } else { 4 });
             if stop.is_some_and(|s| tables().pawn(c.idx(), s) & theirs != 0) {
                 acc.add(BACKWARD, 1);
             }
