@@ -479,7 +479,16 @@ impl Worker<'_> {
                 if depth <= 6 && nq as i32 > 3 + depth * depth / (2 - improving as i32) {
                     continue;
                 }
-                if depth <= 6 && eval + 110 + 100 * depth <= alpha {
+                let hist = self.quiet_score(pos, m, ply);
+                // A move whose history says it rarely works is not tried near the leaves.
+                if depth <= 4 && hist < -2500 * depth {
+                    continue;
+                }
+                let lmr_depth =
+                    (depth - 1 - lmr.0[(depth as usize).min(63)][searched.min(63)] as i32
+                        + hist / 8192)
+                        .max(0);
+                if lmr_depth <= 6 && eval + 100 + 90 * lmr_depth <= alpha {
                     continue;
                 }
             }
@@ -504,7 +513,8 @@ impl Worker<'_> {
                     }
                 }
             }
-            let mut ext = (gives_check && ply < 2 * depth as usize + 8) as i32;
+            // Only a check that does not lose material is extended.
+            let mut ext = (gives_check && ply < 2 * depth as usize + 8 && see_ge(pos, m, 0)) as i32;
             // Singular extension: when every other move fails well below the table's
             // score, the table move is the only good one and is searched deeper. When
             // even without it the position beats beta, several moves refute it
