@@ -5,7 +5,7 @@
 //! scores.
 
 use super::params::*;
-use super::{count, Acc};
+use super::{adjacent_files, count, ranks_ahead, Acc, FILE_A};
 use crate::rules::bitboard::*;
 use crate::rules::{Color, Kind, Position};
 
@@ -56,8 +56,36 @@ pub fn side<A: Acc>(pos: &Position, c: Color, acc: &mut A) -> Attack {
     let enemy_king = pos.king_sq(them);
     let king_zone = enemy_king.map_or(0, |k| (t.king(k) | bb(k)) & v.mask);
     let mut attack = Attack::default();
+    let own_pawns = pos.pieces_of(c, Kind::Pawn);
+    let their_pawns = pos.pieces_of(them, Kind::Pawn);
     for sq in squares(own & !held) {
         let k = pos.piece_at(sq).kind();
+        match k {
+            Kind::Rook => {
+                let file = FILE_A << file_of(sq);
+                if file & own_pawns == 0 {
+                    acc.add(
+                        if file & their_pawns == 0 {
+                            ROOK_OPEN
+                        } else {
+                            ROOK_SEMI_OPEN
+                        },
+                        1,
+                    );
+                }
+            }
+            Kind::Knight | Kind::Bishop => {
+                let rel = v.relative_rank(c, sq) as i32;
+                let adj = adjacent_files(file_of(sq));
+                if (3..=5).contains(&rel)
+                    && t.pawn(them.idx(), sq) & own_pawns != 0
+                    && their_pawns & adj & ranks_ahead(c, sq) == 0
+                {
+                    acc.add(OUTPOST, 1);
+                }
+            }
+            _ => {}
+        }
         let att: Bitboard = match k {
             Kind::Knight => t.knight(sq),
             Kind::Bishop => t.bishop(sq, blk),
@@ -131,7 +159,11 @@ pub fn side<A: Acc>(pos: &Position, c: Color, acc: &mut A) -> Attack {
             _ => {}
         }
         if k != Kind::Pawn {
-            acc.add(MOBILITY + k.idx(), count(att & targets));
+            let mob = count(att & targets);
+            acc.add(MOBILITY + k.idx(), mob);
+            if mob < 3 && !matches!(k, Kind::King | Kind::Bearer) {
+                acc.add(LOW_MOBILITY + k.idx(), 3 - mob);
+            }
         }
         let a = att & king_zone;
         if a != 0 {

@@ -1,10 +1,10 @@
 //! Material: pieces on the board, held units, pieces in hand, and the game phase.
 
-use super::params::{HAND, HELD, VALUE};
+use super::params::{BISHOP_PAIR, HAND, HELD, VALUE};
 use super::Acc;
 use crate::rules::bitboard::*;
 use crate::rules::variant::phase_weight;
-use crate::rules::{Color, Position};
+use crate::rules::{Color, Kind, Position};
 
 /// Material of side `c`: each piece its value; a held one (8-Piece) its held weight on
 /// top; pieces in hand (drop variants) their hand value.
@@ -21,6 +21,9 @@ pub fn side<A: Acc>(pos: &Position, c: Color, acc: &mut A) {
         if h > 0 {
             acc.add(HELD + k.idx(), h);
         }
+    }
+    if popcount(pos.pieces_of(c, Kind::Bishop)) >= 2 {
+        acc.add(BISHOP_PAIR, 1);
     }
     if pos.variant().drops {
         for k in crate::rules::piece::ALL_KINDS {

@@ -299,6 +299,12 @@ pub fn trace(pos: &Position) -> ([i32; NPARAMS], i32, f64) {
 /// The squares of file a.
 pub(crate) const FILE_A: Bitboard = 0x0101_0101_0101_0101;
 
+/// The files next to file `f`.
+#[inline(always)]
+pub(crate) fn adjacent_files(f: u8) -> Bitboard {
+    (if f > 0 { FILE_A << (f - 1) } else { 0 }) | (if f < 7 { FILE_A << (f + 1) } else { 0 })
+}
+
 /// The ranks in front of `sq` as side `c` looks (none beyond the eighth).
 #[inline(always)]
 pub(crate) fn ranks_ahead(c: Color, sq: Square) -> Bitboard {

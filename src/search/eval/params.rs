@@ -92,8 +92,20 @@ pub const COUNTER: usize = WINDMILL_PIVOTS + 1;
 /// Per kind, each square of the enemy king's zone a piece of that kind attacks (the
 /// danger table above grows with the same squares, by fixed weights per kind).
 pub const KING_ATTACK: usize = COUNTER + 1;
+/// Two bishops or more.
+pub const BISHOP_PAIR: usize = KING_ATTACK + NKINDS;
+/// A rook on a file without pawns.
+pub const ROOK_OPEN: usize = BISHOP_PAIR + 1;
+/// A rook on a file without its own pawns but with the enemy's.
+pub const ROOK_SEMI_OPEN: usize = ROOK_OPEN + 1;
+/// A knight or bishop in the enemy's half, guarded by a pawn, that no enemy pawn can
+/// ever attack.
+pub const OUTPOST: usize = ROOK_SEMI_OPEN + 1;
+/// Per kind, how far a piece's mobility falls short of 3 squares (a trapped piece
+/// loses more than the linear mobility weight says).
+pub const LOW_MOBILITY: usize = OUTPOST + 1;
 /// Having the move.
-pub const TEMPO: usize = KING_ATTACK + NKINDS;
+pub const TEMPO: usize = LOW_MOBILITY + NKINDS;
 /// Number of weights.
 pub const NPARAMS: usize = TEMPO + 1;
 
@@ -118,7 +130,9 @@ pub fn group(i: usize) -> usize {
         _ if i < WINDMILL_PIVOTS => 6,
         WINDMILL_PIVOTS => 3,
         COUNTER => 8,
-        _ if i < TEMPO => 4,
+        _ if i < BISHOP_PAIR => 4,
+        _ if i < LOW_MOBILITY => 3,
+        _ if i < TEMPO => 2,
         _ => 7,
     }
 }
@@ -170,7 +184,12 @@ pub fn name(i: usize) -> String {
         BEARER_BY_KING => "bearer_by_king".into(),
         WINDMILL_PIVOTS => "windmill_pivots".into(),
         COUNTER => "counter".into(),
-        _ if i < TEMPO => format!("king_attack.{}", kind(KING_ATTACK)),
+        _ if i < BISHOP_PAIR => format!("king_attack.{}", kind(KING_ATTACK)),
+        BISHOP_PAIR => "bishop_pair".into(),
+        ROOK_OPEN => "rook_open".into(),
+        ROOK_SEMI_OPEN => "rook_semi_open".into(),
+        OUTPOST => "outpost".into(),
+        _ if i < TEMPO => format!("low_mobility.{}", kind(LOW_MOBILITY)),
         _ => "tempo".into(),
     }
 }

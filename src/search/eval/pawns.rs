@@ -4,7 +4,7 @@
 use super::params::{
     BACKWARD, DOUBLED, ISOLATED, PASSED, PASSED_BLOCKED, PASSED_KING_OWN, PASSED_KING_THEIR,
 };
-use super::{ranks_ahead, Acc, FILE_A};
+use super::{adjacent_files, ranks_ahead, Acc, FILE_A};
 use crate::rules::bitboard::*;
 use crate::rules::{Color, Kind, Position};
 
@@ -24,8 +24,7 @@ pub fn side<A: Acc>(pos: &Position, c: Color, acc: &mut A) {
     for sq in squares(own) {
         let f = file_of(sq);
         let file = FILE_A << f;
-        let adj = (if f > 0 { FILE_A << (f - 1) } else { 0 })
-            | (if f < 7 { FILE_A << (f + 1) } else { 0 });
+        let adj = adjacent_files(f);
         if popcount(own & file) > 1 {
             acc.add(DOUBLED, 1);
         }
