@@ -27,6 +27,9 @@ pub struct Attack {
     pub by_king: Bitboard,
 }
 
+/// The dark squares (a1's colour).
+const DARK: Bitboard = 0xAA55_AA55_AA55_AA55;
+
 /// King-attack weight of a piece near the enemy king.
 fn attack_weight(k: Kind) -> i32 {
     match k {
@@ -75,6 +78,14 @@ pub fn side<A: Acc>(pos: &Position, c: Color, acc: &mut A) -> Attack {
                 }
             }
             Kind::Knight | Kind::Bishop => {
+                if k == Kind::Bishop {
+                    let colour = if bb(sq) & DARK != 0 { DARK } else { !DARK };
+                    acc.add(BISHOP_PAWNS, count(own_pawns & colour));
+                }
+                let front = step(sq, if c == Color::White { 0 } else { 4 });
+                if front.is_some_and(|f| own_pawns & bb(f) != 0) {
+                    acc.add(MINOR_BEHIND_PAWN, 1);
+                }
                 let rel = v.relative_rank(c, sq) as i32;
                 let adj = adjacent_files(file_of(sq));
                 if (3..=5).contains(&rel)

@@ -104,8 +104,19 @@ pub const OUTPOST: usize = ROOK_SEMI_OPEN + 1;
 /// Per kind, how far a piece's mobility falls short of 3 squares (a trapped piece
 /// loses more than the linear mobility weight says).
 pub const LOW_MOBILITY: usize = OUTPOST + 1;
+/// Per relative rank, a pawn guarded by a pawn or standing beside one.
+pub const CONNECTED: usize = LOW_MOBILITY + NKINDS;
+/// Per relative rank, a passed pawn whose next square is empty.
+pub const PASSED_FREE: usize = CONNECTED + 8;
+/// Per bishop, own pawns on its square colour.
+pub const BISHOP_PAWNS: usize = PASSED_FREE + 8;
+/// A knight or bishop right behind an own pawn.
+pub const MINOR_BEHIND_PAWN: usize = BISHOP_PAWNS + 1;
+/// Space: central squares of the own three ranks behind the first that no enemy pawn
+/// attacks and no own pawn takes.
+pub const SPACE: usize = MINOR_BEHIND_PAWN + 1;
 /// Having the move.
-pub const TEMPO: usize = LOW_MOBILITY + NKINDS;
+pub const TEMPO: usize = SPACE + 1;
 /// Number of weights.
 pub const NPARAMS: usize = TEMPO + 1;
 
@@ -132,7 +143,9 @@ pub fn group(i: usize) -> usize {
         COUNTER => 8,
         _ if i < BISHOP_PAIR => 4,
         _ if i < LOW_MOBILITY => 3,
-        _ if i < TEMPO => 2,
+        _ if i < CONNECTED => 2,
+        _ if i < BISHOP_PAWNS => 5,
+        _ if i < TEMPO => 3,
         _ => 7,
     }
 }
@@ -189,7 +202,12 @@ pub fn name(i: usize) -> String {
         ROOK_OPEN => "rook_open".into(),
         ROOK_SEMI_OPEN => "rook_semi_open".into(),
         OUTPOST => "outpost".into(),
-        _ if i < TEMPO => format!("low_mobility.{}", kind(LOW_MOBILITY)),
+        _ if i < CONNECTED => format!("low_mobility.{}", kind(LOW_MOBILITY)),
+        _ if i < PASSED_FREE => format!("connected.{}", i - CONNECTED),
+        _ if i < BISHOP_PAWNS => format!("passed_free.{}", i - PASSED_FREE),
+        BISHOP_PAWNS => "bishop_pawns".into(),
+        MINOR_BEHIND_PAWN => "minor_behind_pawn".into(),
+        SPACE => "space".into(),
         _ => "tempo".into(),
     }
 }

@@ -2,7 +2,8 @@
 //! while its side may not promote (Lighthouse's one-queen limit).
 
 use super::params::{
-    BACKWARD, DOUBLED, ISOLATED, PASSED, PASSED_BLOCKED, PASSED_KING_OWN, PASSED_KING_THEIR,
+    BACKWARD, CONNECTED, DOUBLED, ISOLATED, PASSED, PASSED_BLOCKED, PASSED_FREE, PASSED_KING_OWN,
+    PASSED_KING_THEIR,
 };
 use super::{adjacent_files, ranks_ahead, Acc, FILE_A};
 use crate::rules::bitboard::*;
@@ -29,6 +30,10 @@ pub fn side<A: Acc>(pos: &Position, c: Color, acc: &mut A) {
             acc.add(DOUBLED, 1);
         }
         let ahead = ranks_ahead(c, sq);
+        let rank = 0xFFu64 << (8 * rank_of(sq) as u32);
+        if tables().pawn(c.flip().idx(), sq) & own != 0 || own & adj & rank != 0 {
+            acc.add(CONNECTED + (v.relative_rank(c, sq) as usize).min(7), 1);
+        }
         if own & adj == 0 {
             acc.add(ISOLATED, 1);
         } else if own & adj & !ahead == 0 {
@@ -53,6 +58,10 @@ pub fn side<A: Acc>(pos: &Position, c: Color, acc: &mut A) {
                 acc.add(PASSED_KING_THEIR, dist(pos.king_sq(c.flip())) * (rel - 2));
             }
             let rel = rel.clamp(0, 7) as usize;
+            let stop = step(sq, if c == Color::White { 0 } else { 4 });
+            if stop.is_some_and(|s| v.on_board(s) && pos.occupied() & bb(s) == 0) {
+                acc.add(PASSED_FREE + rel, 1);
+            }
             acc.add(
                 if promo_blocked {
                     PASSED_BLOCKED

@@ -6,7 +6,9 @@
 //! or be captured by it).
 
 use super::activity::Attack;
-use super::params::{BEARER_ATTACKED, BEARER_BY_KING, HANGING, THREAT_BY_MINOR, THREAT_BY_PAWN};
+use super::params::{
+    BEARER_ATTACKED, BEARER_BY_KING, HANGING, SPACE, THREAT_BY_MINOR, THREAT_BY_PAWN,
+};
 use super::{count, Acc};
 use crate::rules::{Color, Kind, Position};
 
@@ -14,6 +16,17 @@ use crate::rules::{Color, Kind, Position};
 #[inline(always)]
 pub fn side<A: Acc>(pos: &Position, c: Color, ours: &Attack, theirs: &Attack, acc: &mut A) {
     let them = c.flip();
+    let v = pos.variant();
+    // Files c to f, relative ranks 2 to 4.
+    let centre = 0x3C3C_3C00u64;
+    let zone = match c {
+        Color::White => centre << (8 * v.back_rank(c) as u32),
+        Color::Black => centre.swap_bytes() >> (8 * (7 - v.back_rank(c) as u32)),
+    };
+    acc.add(
+        SPACE,
+        count(zone & v.mask & !theirs.by_pawn & !pos.pieces_of(c, Kind::Pawn)),
+    );
     let bearers = pos.pieces_of(them, Kind::Bearer);
     if bearers != 0 {
         acc.add(BEARER_ATTACKED, count(ours.all & bearers));
