@@ -31,7 +31,8 @@ cargo build --release --quiet
 new="$out/lancer-new"
 cp target/release/lancer "$new"
 old="$out/lancer-$base"
-if [ ! -x "$old" ]; then
+# The old commit is built only for the self-play part.
+if [[ " $parts " == *" self "* ]] && [ ! -x "$old" ]; then
   wt="$out/worktree-$base"
   rm -rf "$wt"
   git worktree add --detach "$wt" "$base" >/dev/null

@@ -25,6 +25,11 @@ pub struct Attack {
     pub by_minor: Bitboard,
     /// Squares its king attacks.
     pub by_king: Bitboard,
+    /// Squares its rooks and lancers attack.
+    pub by_rook: Bitboard,
+    /// Squares from which its knights, bishops, rooks and queens (in that order) could
+    /// check the enemy king.
+    pub checks: [Bitboard; 4],
 }
 
 /// The dark squares (a1's colour).
@@ -59,6 +64,12 @@ pub fn side<A: Acc>(pos: &Position, c: Color, acc: &mut A) -> Attack {
     let enemy_king = pos.king_sq(them);
     let king_zone = enemy_king.map_or(0, |k| (t.king(k) | bb(k)) & v.mask);
     let mut attack = Attack::default();
+    let real = occ | !v.mask;
+    // Sliding rays stop on the first square off the board: `v.mask` keeps only real ones.
+    let check_from = enemy_king.map_or([0; 4], |k| {
+        let (b, r) = (t.bishop(k, real), t.rook(k, real));
+        [t.knight(k), b, r, b | r]
+    });
     let own_pawns = pos.pieces_of(c, Kind::Pawn);
     let their_pawns = pos.pieces_of(them, Kind::Pawn);
     for sq in squares(own & !held) {
@@ -162,8 +173,19 @@ pub fn side<A: Acc>(pos: &Position, c: Color, acc: &mut A) -> Attack {
         if k != Kind::Bearer {
             attack.all |= att;
         }
+        let check_kind = match k {
+            Kind::Knight => 0,
+            Kind::Bishop => 1,
+            Kind::Rook => 2,
+            Kind::Queen => 3,
+            _ => 4,
+        };
+        if check_kind < 4 {
+            attack.checks[check_kind] |= att & check_from[check_kind] & v.mask;
+        }
         match k {
             Kind::Pawn => attack.by_pawn |= att,
+            Kind::Rook | Kind::Lancer => attack.by_rook |= att,
             Kind::Knight | Kind::Bishop | Kind::ForwardBishop | Kind::Sentry | Kind::Windmill => {
                 attack.by_minor |= att
             }

@@ -3,8 +3,10 @@
 //! sheltering the king, and (drop variants) checks a piece in hand could give.
 
 use super::activity::Attack;
-use super::params::{DANGER_SIZE, DROP_CHECK, KING_DANGER, KING_OPEN_FILE, SHELTER};
-use super::{count, ranks_ahead, Acc, FILE_A};
+use super::params::{
+    DANGER_SIZE, DROP_CHECK, KING_DANGER, KING_OPEN_FILE, PAWN_STORM, SAFE_CHECK, SHELTER,
+};
+use super::{adjacent_files, count, ranks_ahead, Acc, FILE_A};
 use crate::rules::bitboard::*;
 use crate::rules::variant::Goal;
 use crate::rules::{Color, Kind, Position};
@@ -21,6 +23,19 @@ pub fn side<A: Acc>(pos: &Position, c: Color, attack: &Attack, theirs: &Attack, 
     if attack.attackers >= 2 || (v.goal == Goal::KingCapture && attack.attackers >= 1) {
         let u = (attack.units.max(0) as usize).min(DANGER_SIZE - 1);
         acc.add(KING_DANGER + u, 1);
+    }
+    for (i, &b) in attack.checks.iter().enumerate() {
+        if b & !pos.pieces(c) & !theirs.all != 0 {
+            acc.add(SAFE_CHECK + i, 1);
+        }
+    }
+    if let Some(ek) = pos.king_sq(c.flip()) {
+        let files = FILE_A << file_of(ek) | adjacent_files(file_of(ek));
+        let storm = pos.pieces_of(c, Kind::Pawn) & files;
+        let n = squares(storm)
+            .filter(|&s| (3..=5).contains(&v.relative_rank(c, s)))
+            .count();
+        acc.add(PAWN_STORM, n as i32);
     }
     if v.goal == Goal::Checkmate {
         if let Some(k) = pos.king_sq(c) {

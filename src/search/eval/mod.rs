@@ -299,6 +299,14 @@ pub fn trace(pos: &Position) -> ([i32; NPARAMS], i32, f64) {
 /// The squares of file a.
 pub(crate) const FILE_A: Bitboard = 0x0101_0101_0101_0101;
 
+/// King steps between two squares.
+#[inline(always)]
+pub(crate) fn distance(a: Square, b: Square) -> i32 {
+    (file_of(a) as i32 - file_of(b) as i32)
+        .abs()
+        .max((rank_of(a) as i32 - rank_of(b) as i32).abs())
+}
+
 /// The files next to file `f`.
 #[inline(always)]
 pub(crate) fn adjacent_files(f: u8) -> Bitboard {

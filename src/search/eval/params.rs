@@ -115,8 +115,21 @@ pub const MINOR_BEHIND_PAWN: usize = BISHOP_PAWNS + 1;
 /// Space: central squares of the own three ranks behind the first that no enemy pawn
 /// attacks and no own pawn takes.
 pub const SPACE: usize = MINOR_BEHIND_PAWN + 1;
+/// Per kind (knight, bishop, rook, queen), a check it can give on a square the enemy
+/// does not guard.
+pub const SAFE_CHECK: usize = SPACE + 1;
+/// Enemy queens attacked by a rook or lancer.
+pub const THREAT_BY_ROOK: usize = SAFE_CHECK + 4;
+/// Undefended enemy pieces the king attacks.
+pub const THREAT_BY_KING: usize = THREAT_BY_ROOK + 1;
+/// Enemy pieces a safe pawn push would attack.
+pub const PAWN_PUSH_THREAT: usize = THREAT_BY_KING + 1;
+/// The king's distance to its nearest own pawn.
+pub const KING_PAWN_DIST: usize = PAWN_PUSH_THREAT + 1;
+/// Own pawns advanced (ranks 4 to 6) on the enemy king's file or the files beside it.
+pub const PAWN_STORM: usize = KING_PAWN_DIST + 1;
 /// Having the move.
-pub const TEMPO: usize = SPACE + 1;
+pub const TEMPO: usize = PAWN_STORM + 1;
 /// Number of weights.
 pub const NPARAMS: usize = TEMPO + 1;
 
@@ -145,7 +158,11 @@ pub fn group(i: usize) -> usize {
         _ if i < LOW_MOBILITY => 3,
         _ if i < CONNECTED => 2,
         _ if i < BISHOP_PAWNS => 5,
-        _ if i < TEMPO => 3,
+        _ if i < SAFE_CHECK => 3,
+        _ if i < THREAT_BY_ROOK => 4,
+        _ if i < KING_PAWN_DIST => 6,
+        KING_PAWN_DIST => 5,
+        _ if i < TEMPO => 4,
         _ => 7,
     }
 }
@@ -208,6 +225,15 @@ pub fn name(i: usize) -> String {
         BISHOP_PAWNS => "bishop_pawns".into(),
         MINOR_BEHIND_PAWN => "minor_behind_pawn".into(),
         SPACE => "space".into(),
+        _ if i < THREAT_BY_ROOK => format!(
+            "safe_check.{}",
+            [Kind::Knight, Kind::Bishop, Kind::Rook, Kind::Queen][i - SAFE_CHECK].ini_name()
+        ),
+        THREAT_BY_ROOK => "threat_by_rook".into(),
+        THREAT_BY_KING => "threat_by_king".into(),
+        PAWN_PUSH_THREAT => "pawn_push_threat".into(),
+        KING_PAWN_DIST => "king_pawn_dist".into(),
+        PAWN_STORM => "pawn_storm".into(),
         _ => "tempo".into(),
     }
 }

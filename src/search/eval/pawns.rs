@@ -2,10 +2,10 @@
 //! while its side may not promote (Lighthouse's one-queen limit).
 
 use super::params::{
-    BACKWARD, CONNECTED, DOUBLED, ISOLATED, PASSED, PASSED_BLOCKED, PASSED_FREE, PASSED_KING_OWN,
-    PASSED_KING_THEIR,
+    BACKWARD, CONNECTED, DOUBLED, ISOLATED, KING_PAWN_DIST, PASSED, PASSED_BLOCKED, PASSED_FREE,
+    PASSED_KING_OWN, PASSED_KING_THEIR,
 };
-use super::{adjacent_files, ranks_ahead, Acc, FILE_A};
+use super::{adjacent_files, distance, ranks_ahead, Acc, FILE_A};
 use crate::rules::bitboard::*;
 use crate::rules::{Color, Kind, Position};
 
@@ -18,6 +18,10 @@ pub fn side<A: Acc>(pos: &Position, c: Color, acc: &mut A) {
         return;
     }
     let theirs = pos.pieces_of(c.flip(), Kind::Pawn);
+    if let Some(k) = pos.king_sq(c) {
+        let d = squares(own).map(|s| distance(s, k)).min().unwrap_or(0);
+        acc.add(KING_PAWN_DIST, d);
+    }
     let promo_blocked = v
         .promotions
         .iter()
@@ -47,13 +51,7 @@ pub fn side<A: Acc>(pos: &Position, c: Color, acc: &mut A) {
             // The kings' race to the promotion square matters more the further it is.
             if rel >= 3 {
                 let promo = square(file_of(sq), v.promotion_rank(c));
-                let dist = |k: Option<Square>| {
-                    k.map_or(0, |k| {
-                        (file_of(k) as i32 - file_of(promo) as i32)
-                            .abs()
-                            .max((rank_of(k) as i32 - rank_of(promo) as i32).abs())
-                    })
-                };
+                let dist = |k: Option<Square>| k.map_or(0, |k| distance(k, promo));
                 acc.add(PASSED_KING_OWN, dist(pos.king_sq(c)) * (rel - 2));
                 acc.add(PASSED_KING_THEIR, dist(pos.king_sq(c.flip())) * (rel - 2));
             }

@@ -7,9 +7,11 @@
 
 use super::activity::Attack;
 use super::params::{
-    BEARER_ATTACKED, BEARER_BY_KING, HANGING, SPACE, THREAT_BY_MINOR, THREAT_BY_PAWN,
+    BEARER_ATTACKED, BEARER_BY_KING, HANGING, PAWN_PUSH_THREAT, SPACE, THREAT_BY_KING,
+    THREAT_BY_MINOR, THREAT_BY_PAWN, THREAT_BY_ROOK,
 };
 use super::{count, Acc};
+use crate::rules::bitboard::*;
 use crate::rules::{Color, Kind, Position};
 
 /// Threats of side `c` (attacks `ours`) against the other side (attacks `theirs`).
@@ -43,4 +45,21 @@ pub fn side<A: Acc>(pos: &Position, c: Color, ours: &Attack, theirs: &Attack, ac
     acc.add(THREAT_BY_PAWN, count(ours.by_pawn & targets & !pawns));
     acc.add(THREAT_BY_MINOR, count(ours.by_minor & majors));
     acc.add(HANGING, count(ours.all & targets & !theirs.all));
+    acc.add(
+        THREAT_BY_ROOK,
+        count(ours.by_rook & pos.pieces_of(them, Kind::Queen)),
+    );
+    acc.add(THREAT_BY_KING, count(ours.by_king & targets & !theirs.all));
+    let own_pawns = pos.pieces_of(c, Kind::Pawn);
+    let push = match c {
+        Color::White => own_pawns << 8,
+        Color::Black => own_pawns >> 8,
+    } & !pos.occupied()
+        & v.mask;
+    let safe = push & !theirs.by_pawn & (ours.all | !theirs.all);
+    let mut hits = 0;
+    for s in squares(safe) {
+        hits |= tables().pawn(c.idx(), s);
+    }
+    acc.add(PAWN_PUSH_THREAT, count(hits & targets & !pawns));
 }
