@@ -367,68 +367,39 @@ fn eval_terms_count_what_they_name() {
     assert_eq!(count("chess", fen, queen), 2);
     assert_eq!(count("chess", fen, knight), 1);
     // Bishop pair, rooks on an open (h) and a half-open (a) file.
+    let t = |fen: &str, i: usize| count("chess", fen, i);
     let fen = "4k3/p7/8/8/8/8/1P6/R1B1KB1R w - - 0 1";
-    assert_eq!(count("chess", fen, params::BISHOP_PAIR), 1);
-    assert_eq!(count("chess", fen, params::ROOK_OPEN), 1);
-    assert_eq!(count("chess", fen, params::ROOK_SEMI_OPEN), 1);
+    assert_eq!(t(fen, params::BISHOP_PAIR), 1);
+    assert_eq!(t(fen, params::ROOK_OPEN), 1);
+    assert_eq!(t(fen, params::ROOK_SEMI_OPEN), 1);
     // The knight e5, guarded by d4, is an outpost until a black pawn on f7 can chase it.
-    assert_eq!(
-        count(
-            "chess",
-            "4k3/8/8/4N3/3P4/8/8/4K3 w - - 0 1",
-            params::OUTPOST
-        ),
-        1
-    );
-    assert_eq!(
-        count(
-            "chess",
-            "4k3/5p2/8/4N3/3P4/8/8/4K3 w - - 0 1",
-            params::OUTPOST
-        ),
-        0
-    );
+    assert_eq!(t("4k3/8/8/4N3/3P4/8/8/4K3 w - - 0 1", params::OUTPOST), 1);
+    assert_eq!(t("4k3/5p2/8/4N3/3P4/8/8/4K3 w - - 0 1", params::OUTPOST), 0);
     // The knight a1, hemmed in by its own pawns b3 and c2, has no square: 3 short.
     let low = params::LOW_MOBILITY + lancer::rules::Kind::Knight.idx();
-    assert_eq!(count("chess", "4k3/8/8/8/8/1P6/2P5/N3K3 w - - 0 1", low), 3);
+    assert_eq!(t("4k3/8/8/8/8/1P6/2P5/N3K3 w - - 0 1", low), 3);
     // Pawns d3 and e3 stand side by side; e4 is guarded by d3, which has no partner.
-    let c = |fen: &str, rank: usize| count("chess", fen, params::CONNECTED + rank);
-    assert_eq!(c("4k3/8/8/8/8/3PP3/8/4K3 w - - 0 1", 2), 2);
-    assert_eq!(c("4k3/8/8/8/4P3/3P4/8/4K3 w - - 0 1", 3), 1);
-    assert_eq!(c("4k3/8/8/8/4P3/3P4/8/4K3 w - - 0 1", 2), 0);
+    let c = params::CONNECTED;
+    assert_eq!(t("4k3/8/8/8/8/3PP3/8/4K3 w - - 0 1", c + 2), 2);
+    assert_eq!(t("4k3/8/8/8/4P3/3P4/8/4K3 w - - 0 1", c + 3), 1);
+    assert_eq!(t("4k3/8/8/8/4P3/3P4/8/4K3 w - - 0 1", c + 2), 0);
     // The passed pawn d5 may step to d6 unless the king stands there.
     let free = params::PASSED_FREE + 4;
-    assert_eq!(count("chess", "4k3/8/8/3P4/8/8/8/4K3 w - - 0 1", free), 1);
-    assert_eq!(count("chess", "8/8/3k4/3P4/8/8/8/4K3 w - - 0 1", free), 0);
+    assert_eq!(t("4k3/8/8/3P4/8/8/8/4K3 w - - 0 1", free), 1);
+    assert_eq!(t("8/8/3k4/3P4/8/8/8/4K3 w - - 0 1", free), 0);
     // The bishop c1 shares its (dark) colour with the pawns b2 and d2.
     let fen = "4k3/8/8/8/8/8/1P1P4/2B1K3 w - - 0 1";
-    assert_eq!(count("chess", fen, params::BISHOP_PAWNS), 2);
-    assert_eq!(count("chess", fen, params::MINOR_BEHIND_PAWN), 0);
-    assert_eq!(
-        count(
-            "chess",
-            "4k3/8/8/8/8/2P5/2N5/4K3 w - - 0 1",
-            params::MINOR_BEHIND_PAWN
-        ),
-        1
-    );
+    assert_eq!(t(fen, params::BISHOP_PAWNS), 2);
+    assert_eq!(t(fen, params::MINOR_BEHIND_PAWN), 0);
+    let behind = "4k3/8/8/8/8/2P5/2N5/4K3 w - - 0 1";
+    assert_eq!(t(behind, params::MINOR_BEHIND_PAWN), 1);
     // Space: Black's pawn d5 takes c4 and e4 from White's twelve squares and one of
     // its own: 10 against 11.
-    assert_eq!(
-        count("chess", "4k3/8/8/3p4/8/8/8/4K3 w - - 0 1", params::SPACE),
-        -1
-    );
+    assert_eq!(t("4k3/8/8/3p4/8/8/8/4K3 w - - 0 1", params::SPACE), -1);
     // The rook a1 can check from a8 unless the knight b6 guards it.
     let rook_check = params::SAFE_CHECK + 2;
-    assert_eq!(
-        count("chess", "4k3/8/8/8/8/8/8/R3K3 w - - 0 1", rook_check),
-        1
-    );
-    assert_eq!(
-        count("chess", "4k3/8/1n6/8/8/8/8/R3K3 w - - 0 1", rook_check),
-        0
-    );
-    let t = |fen: &str, i: usize| count("chess", fen, i);
+    assert_eq!(t("4k3/8/8/8/8/8/8/R3K3 w - - 0 1", rook_check), 1);
+    assert_eq!(t("4k3/8/1n6/8/8/8/8/R3K3 w - - 0 1", rook_check), 0);
     assert_eq!(
         t("3qk3/8/8/8/8/8/8/3RK3 w - - 0 1", params::THREAT_BY_ROOK),
         1
