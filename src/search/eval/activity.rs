@@ -5,7 +5,7 @@
 //! scores.
 
 use super::params::*;
-use super::{adjacent_files, count, ranks_ahead, Acc, FILE_A};
+use super::{adjacent_files, count, front, ranks_ahead, Acc, FILE_A};
 use crate::rules::bitboard::*;
 use crate::rules::{Color, Kind, Position};
 
@@ -93,8 +93,7 @@ pub fn side<A: Acc>(pos: &Position, c: Color, acc: &mut A) -> Attack {
                     let colour = if bb(sq) & DARK != 0 { DARK } else { !DARK };
                     acc.add(BISHOP_PAWNS, count(own_pawns & colour));
                 }
-                let front = step(sq, if c == Color::White { 0 } else { 4 });
-                if front.is_some_and(|f| own_pawns & bb(f) != 0) {
+                if front(c, sq).is_some_and(|f| own_pawns & bb(f) != 0) {
                     acc.add(MINOR_BEHIND_PAWN, 1);
                 }
                 let rel = v.relative_rank(c, sq) as i32;
@@ -113,19 +112,7 @@ pub fn side<A: Acc>(pos: &Position, c: Color, acc: &mut A) -> Attack {
             Kind::Bishop => t.bishop(sq, blk),
             Kind::Rook => t.rook(sq, blk),
             Kind::Queen => t.queen(sq, blk),
-            Kind::ForwardBishop => {
-                let fwd = match c {
-                    Color::White => {
-                        if sq < 56 {
-                            bb(sq + 8)
-                        } else {
-                            0
-                        }
-                    }
-                    Color::Black => sq.checked_sub(8).map(bb).unwrap_or(0),
-                };
-                t.bishop(sq, blk) | fwd
-            }
+            Kind::ForwardBishop => t.bishop(sq, blk) | front(c, sq).map_or(0, bb),
             Kind::Lancer => {
                 let f = pos.facing_at(sq) as usize;
                 let ray = t.ray_attack(f, sq, (occ & !own) | !v.mask);

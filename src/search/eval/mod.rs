@@ -307,6 +307,12 @@ pub(crate) fn distance(a: Square, b: Square) -> i32 {
         .max((rank_of(a) as i32 - rank_of(b) as i32).abs())
 }
 
+/// The square in front of `sq` as side `c` looks (none beyond the edge of the grid).
+#[inline(always)]
+pub(crate) fn front(c: Color, sq: Square) -> Option<Square> {
+    step(sq, if c == Color::White { 0 } else { 4 })
+}
+
 /// The files next to file `f`.
 #[inline(always)]
 pub(crate) fn adjacent_files(f: u8) -> Bitboard {

@@ -5,7 +5,7 @@ use super::params::{
     BACKWARD, CONNECTED, DOUBLED, ISOLATED, KING_PAWN_DIST, PASSED, PASSED_BLOCKED, PASSED_FREE,
     PASSED_KING_OWN, PASSED_KING_THEIR,
 };
-use super::{adjacent_files, distance, ranks_ahead, Acc, FILE_A};
+use super::{adjacent_files, distance, front, ranks_ahead, Acc, FILE_A};
 use crate::rules::bitboard::*;
 use crate::rules::{Color, Kind, Position};
 
@@ -34,17 +34,17 @@ pub fn side<A: Acc>(pos: &Position, c: Color, acc: &mut A) {
             acc.add(DOUBLED, 1);
         }
         let ahead = ranks_ahead(c, sq);
+        let stop = front(c, sq);
         let rank = 0xFFu64 << (8 * rank_of(sq) as u32);
         if tables().pawn(c.flip().idx(), sq) & own != 0 || own & adj & rank != 0 {
             acc.add(CONNECTED + (v.relative_rank(c, sq) as usize).min(7), 1);
         }
         if own & adj == 0 {
             acc.add(ISOLATED, 1);
-        } else if own & adj & !ahead == 0 {
-            let stop = step(sq, if c == Color::White { 0 } else { 4 });
-            if stop.is_some_and(|s| tables().pawn(c.idx(), s) & theirs != 0) {
-                acc.add(BACKWARD, 1);
-            }
+        } else if own & adj & !ahead == 0
+            && stop.is_some_and(|s| tables().pawn(c.idx(), s) & theirs != 0)
+        {
+            acc.add(BACKWARD, 1);
         }
         if theirs & (file | adj) & ahead == 0 {
             let rel = v.relative_rank(c, sq) as i32;
@@ -56,7 +56,6 @@ pub fn side<A: Acc>(pos: &Position, c: Color, acc: &mut A) {
                 acc.add(PASSED_KING_THEIR, dist(pos.king_sq(c.flip())) * (rel - 2));
             }
             let rel = rel.clamp(0, 7) as usize;
-            let stop = step(sq, if c == Color::White { 0 } else { 4 });
             if stop.is_some_and(|s| v.on_board(s) && pos.occupied() & bb(s) == 0) {
                 acc.add(PASSED_FREE + rel, 1);
             }
