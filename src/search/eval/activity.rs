@@ -27,8 +27,8 @@ pub struct Attack {
     pub by_king: Bitboard,
     /// Squares its rooks and lancers attack.
     pub by_rook: Bitboard,
-    /// Squares from which its knights, bishops, rooks and queens (in that order) could
-    /// check the enemy king.
+    /// Squares from which its pieces of each of [`CHECK_KINDS`] could check the enemy
+    /// king.
     pub checks: [Bitboard; 4],
 }
 
@@ -66,6 +66,7 @@ pub fn side<A: Acc>(pos: &Position, c: Color, acc: &mut A) -> Attack {
     let mut attack = Attack::default();
     let real = occ | !v.mask;
     // Sliding rays stop on the first square off the board: `v.mask` keeps only real ones.
+    // Where each of CHECK_KINDS checks from.
     let check_from = enemy_king.map_or([0; 4], |k| {
         let (b, r) = (t.bishop(k, real), t.rook(k, real));
         [t.knight(k), b, r, b | r]
@@ -160,15 +161,8 @@ pub fn side<A: Acc>(pos: &Position, c: Color, acc: &mut A) -> Attack {
         if k != Kind::Bearer {
             attack.all |= att;
         }
-        let check_kind = match k {
-            Kind::Knight => 0,
-            Kind::Bishop => 1,
-            Kind::Rook => 2,
-            Kind::Queen => 3,
-            _ => 4,
-        };
-        if check_kind < 4 {
-            attack.checks[check_kind] |= att & check_from[check_kind] & v.mask;
+        if let Some(i) = CHECK_KINDS.iter().position(|&x| x == k) {
+            attack.checks[i] |= att & check_from[i] & v.mask;
         }
         match k {
             Kind::Pawn => attack.by_pawn |= att,

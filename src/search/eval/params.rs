@@ -118,6 +118,8 @@ pub const SPACE: usize = MINOR_BEHIND_PAWN + 1;
 /// Per kind (knight, bishop, rook, queen), a check it can give on a square the enemy
 /// does not guard.
 pub const SAFE_CHECK: usize = SPACE + 1;
+/// The kinds of [`SAFE_CHECK`]'s four weights, in order.
+pub const CHECK_KINDS: [Kind; 4] = [Kind::Knight, Kind::Bishop, Kind::Rook, Kind::Queen];
 /// Enemy queens attacked by a rook or lancer.
 pub const THREAT_BY_ROOK: usize = SAFE_CHECK + 4;
 /// Undefended enemy pieces the king attacks.
@@ -225,10 +227,7 @@ pub fn name(i: usize) -> String {
         BISHOP_PAWNS => "bishop_pawns".into(),
         MINOR_BEHIND_PAWN => "minor_behind_pawn".into(),
         SPACE => "space".into(),
-        _ if i < THREAT_BY_ROOK => format!(
-            "safe_check.{}",
-            [Kind::Knight, Kind::Bishop, Kind::Rook, Kind::Queen][i - SAFE_CHECK].ini_name()
-        ),
+        _ if i < THREAT_BY_ROOK => format!("safe_check.{}", CHECK_KINDS[i - SAFE_CHECK].ini_name()),
         THREAT_BY_ROOK => "threat_by_rook".into(),
         THREAT_BY_KING => "threat_by_king".into(),
         PAWN_PUSH_THREAT => "pawn_push_threat".into(),
