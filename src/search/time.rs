@@ -82,7 +82,7 @@ impl TimeManager {
             )
         } else {
             (
-                (0.0120 + (ply + 3.0).powf(0.45) * 0.0039).min(0.2 * timef / left),
+                (0.0138 + (ply + 3.0).powf(0.45) * 0.0045).min(0.2 * timef / left),
                 (4.0 + ply / 12.0).min(6.6),
             )
         };
