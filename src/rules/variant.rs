@@ -56,7 +56,7 @@ pub struct Variant {
     /// The variant played instead under UCI_Chess960 (chess: fischerandom).
     pub chess960_variant: Option<String>,
     /// The win/draw/loss model `[a0, a1, a2, b0, b1, b2]` of `UCI_ShowWDL` (see
-    /// `search::wdl`); `None`: chess's.
+    /// `search::wdl`); `None`: the default model (`search::wdl::DEFAULT_MODEL`).
     pub wdl_model: Option<[f64; 6]>,
     /// Board width (files).
     pub width: u8,

@@ -14,7 +14,9 @@ use crate::rules::variant::Variant;
 /// The fitted parameters `[a0, a1, a2, b0, b1, b2]` (see the module text).
 pub type WdlModel = [f64; 6];
 
-/// Chess's model, also used by variants that give none.
+/// The model of variants that give none: chess's fit at 20,000 nodes a move, from
+/// before chess's weights were refitted (chess's own line in `variants.ini` follows
+/// the current weights).
 pub const DEFAULT_MODEL: WdlModel = [106.1, -34.6, 72.5, 184.8, -103.6, 40.9];
 
 /// The model of `variant`.
