@@ -978,3 +978,129 @@ fn datagen_and_tune() {
     );
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// Runs `lancer uci` on `lines` (then `quit`) and returns what it printed.
+fn uci_session(lines: &[&str]) -> String {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_lancer"))
+        .arg("uci")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("lancer runs");
+    let mut stdin = child.stdin.take().unwrap();
+    for l in lines {
+        writeln!(stdin, "{l}").unwrap();
+    }
+    writeln!(stdin, "quit").unwrap();
+    drop(stdin);
+    let o = child.wait_with_output().unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    stdout(&o)
+}
+
+/// The nodes of the last `info depth` line of a UCI transcript.
+fn last_nodes(out: &str) -> u64 {
+    out.lines()
+        .rev()
+        .find(|l| l.starts_with("info depth") && l.contains(" nodes "))
+        .and_then(|l| l.split(" nodes ").nth(1))
+        .and_then(|t| t.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no nodes in {out}"))
+}
+
+/// `lancer train` fits a network to `lancer datagen` positions and writes a file the
+/// `EvalFile` option loads; chess has a network built in (a correction to the
+/// hand-made evaluation), which `EvalFile none` switches off and other variants lack;
+/// bad data, variants and files fail cleanly, and the engine goes on.
+#[test]
+fn train_and_evalfile() {
+    let dir = std::env::temp_dir().join(format!("lancer-train-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let data = dir.join("chess.txt");
+    let data_s = data.to_str().unwrap();
+    let o = lancer(&[
+        "datagen", "--games", "4", "--nodes", "300", "--seed", "5", "-o", data_s,
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let net = dir.join("mine.nnue");
+    let net_s = net.to_str().unwrap();
+    let o = lancer(&["train", "--epochs", "2", "-o", net_s, data_s]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(
+        err.contains("hand-made evaluation's held-out error") && err.contains("epoch 2:"),
+        "{err}"
+    );
+    assert!(std::fs::read(&net).unwrap().starts_with(b"LNN1"));
+    assert_clean_failure(
+        &lancer(&["train", "--variant", "lighthouse", "-o", net_s, data_s]),
+        "not a variant a network can be made for",
+    );
+    let bad = dir.join("bad.txt");
+    std::fs::write(&bad, "8/8/8/8/8/8/8/8 w - - 0 1 | 1-0 | x\n").unwrap();
+    assert_clean_failure(
+        &lancer(&["train", "-o", net_s, bad.to_str().unwrap()]),
+        "bad.txt:1",
+    );
+
+    let set = format!("setoption name EvalFile value {net_s}");
+    let out = uci_session(&[
+        "position startpos moves e2e4",
+        "eval",
+        &set,
+        "eval",
+        "setoption name EvalFile value none",
+        "eval",
+        "setoption name EvalFile value /no/such/file.nnue",
+        "setoption name EvalFile value Cargo.toml",
+        "setoption name EvalFile value /dev/zero",
+        "eval",
+        "setoption name UCI_Variant value lighthouse",
+        "position startpos",
+        "setoption name EvalFile value",
+        "eval",
+    ]);
+    let network: Vec<&str> = out
+        .lines()
+        .filter(|l| l.starts_with("info string eval network correction"))
+        .collect();
+    // Built in, then the file's: not the "none" one, nor lighthouse's.
+    assert_eq!(network.len(), 2, "{out}");
+    assert_eq!(out.matches("info string eval tempo").count(), 5, "{out}");
+    assert!(
+        out.contains("info string error: EvalFile /no/such/file.nnue:"),
+        "{out}"
+    );
+    assert!(
+        out.contains("info string error: EvalFile Cargo.toml: not a lancer network"),
+        "{out}"
+    );
+    assert!(
+        out.contains("info string error: EvalFile /dev/zero: not a lancer network"),
+        "{out}"
+    );
+
+    // The search follows the choice: the same depth takes other nodes without the net.
+    let nodes = |choice: &str| {
+        let opt = format!("EvalFile={choice}");
+        let o = lancer(&[
+            "analyse",
+            "--fen",
+            "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4",
+            "--depth",
+            "9",
+            "--option",
+            &opt,
+        ]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        last_nodes(&stdout(&o))
+    };
+    let builtin = nodes("");
+    assert_eq!(builtin, nodes(""), "a fixed depth searches the same tree");
+    assert_ne!(builtin, nodes("none"));
+    assert_ne!(builtin, nodes(net_s));
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -51,6 +51,8 @@ pub enum Command {
     Datagen(DatagenArgs),
     /// Fit the evaluation's weights to `lancer datagen` positions (writes the weights file).
     Tune(TuneArgs),
+    /// Train a network on `lancer datagen` positions (writes the network file the build embeds).
+    Train(TrainArgs),
 }
 
 /// `lancer datagen`.
@@ -123,6 +125,41 @@ pub struct TuneArgs {
     /// L2 pull towards the starting weights (0: none).
     #[arg(long, default_value_t = 0.0)]
     pub reg: f64,
+}
+
+/// `lancer train`.
+#[derive(Args, Debug)]
+pub struct TrainArgs {
+    /// Variant name (see `lancer variants`): an 8x8 one without drops, of at most six kinds.
+    #[arg(long, default_value = "chess")]
+    pub variant: String,
+    /// Files of `lancer datagen` lines.
+    #[arg(required = true, value_name = "DATA")]
+    pub data: Vec<String>,
+    /// Where to write the network.
+    #[arg(short = 'o', long = "output", value_name = "FILE")]
+    pub output: String,
+    /// Passes over the data.
+    #[arg(long, default_value_t = 8)]
+    pub epochs: usize,
+    /// Adam's step size.
+    #[arg(long, default_value_t = 0.002)]
+    pub lr: f32,
+    /// Share of the game result in the target; the rest is the search's score.
+    #[arg(long, default_value_t = 0.1)]
+    pub lambda: f32,
+    /// Positions per step.
+    #[arg(long, default_value_t = 16384)]
+    pub batch: usize,
+    /// Seed of the starting weights and the shuffles.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Do not also train on the positions seen in a mirror (files turned round).
+    #[arg(long)]
+    pub no_mirror: bool,
+    /// A whole evaluation, not a correction added to the hand-made one.
+    #[arg(long)]
+    pub whole: bool,
 }
 
 /// `lancer diagram`.
@@ -564,6 +601,7 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
         Some(Command::Diagram(a)) => Ok(run_diagram(&vs, a)?),
         Some(Command::Datagen(a)) => Ok(run_datagen(&vs, a)?),
         Some(Command::Tune(a)) => Ok(run_tune(&vs, a)?),
+        Some(Command::Train(a)) => Ok(run_train(&vs, a)?),
         Some(Command::Uci) => {
             crate::protocol::uci::run(None, vs);
             Ok(())
@@ -774,6 +812,23 @@ fn run_tune(vs: &Variants, a: TuneArgs) -> Result<(), String> {
         std::fs::write(&a.weights, new).map_err(|e| format!("{}: {e}", a.weights))?;
         eprintln!("wrote {} (rebuild to use the new weights)", a.weights);
     }
+    Ok(())
+}
+
+fn run_train(vs: &Variants, a: TrainArgs) -> Result<(), String> {
+    let v = variant(vs, &a.variant)?;
+    let cfg = crate::train::Config {
+        epochs: a.epochs,
+        lr: a.lr,
+        lambda: a.lambda.clamp(0.0, 1.0),
+        batch: a.batch,
+        seed: a.seed,
+        mirror: !a.no_mirror,
+        residual: !a.whole,
+    };
+    let net = crate::train::run(v, &a.data, &cfg)?;
+    std::fs::write(&a.output, net).map_err(|e| format!("{}: {e}", a.output))?;
+    eprintln!("wrote {}", a.output);
     Ok(())
 }
 

@@ -11,4 +11,5 @@ pub mod protocol;
 pub mod referee;
 pub mod rules;
 pub mod search;
+pub mod train;
 pub mod tune;

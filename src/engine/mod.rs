@@ -76,6 +76,8 @@ pub struct Engine {
     show_wdl: bool,
     /// Search features switched off (the `Ablation` option, for self-play measurements).
     disabled: u32,
+    /// The evaluation the `EvalFile` option chose.
+    pub(crate) eval: crate::search::EvalChoice,
     /// Bounds for generated input (see [`Sandbox`]); `None` normally.
     sandbox: Option<Sandbox>,
     stop_requested: Arc<AtomicBool>,
@@ -128,6 +130,7 @@ impl Engine {
             elo: skill::MIN_ELO,
             show_wdl: false,
             disabled: 0,
+            eval: Default::default(),
             sandbox: None,
             stop_requested: Arc::new(AtomicBool::new(false)),
             worker: None,
@@ -338,6 +341,7 @@ impl Engine {
         self.stop();
         limits.move_overhead = self.move_overhead;
         limits.disabled = self.disabled;
+        limits.eval = self.eval.clone();
         limits.skill = self.skill();
         if limits.multipv == 0 {
             limits.multipv = self.multipv;

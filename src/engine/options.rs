@@ -243,6 +243,22 @@ pub const OPTIONS: &[EngineOption] = &[
         },
     },
     EngineOption {
+        name: "EvalFile",
+        kind: OptionKind::Text,
+        shown: Shown::Everywhere,
+        set: |e, v| {
+            use crate::search::EvalChoice;
+            e.eval = match v.map(str::trim) {
+                None | Some("") | Some("<empty>") => EvalChoice::Builtin,
+                Some(p) if p.eq_ignore_ascii_case("none") => EvalChoice::Hand,
+                Some(p) => {
+                    EvalChoice::Net(std::sync::Arc::new(crate::search::eval::nnue::load(p)?))
+                }
+            };
+            Ok(())
+        },
+    },
+    EngineOption {
         name: "Ablation",
         kind: OptionKind::Text,
         shown: Shown::Everywhere,

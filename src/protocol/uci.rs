@@ -355,6 +355,21 @@ fn cmd_eval(engine: &Engine) {
         b.scale,
         uci_score(b.for_side(pos.side()))
     ));
+    if let Some(net) = engine.eval.net_for(pos.variant()) {
+        let v = net.evaluate(pos);
+        out(&if net.residual {
+            format!(
+                "info string eval network correction {}: {} (side to move; the search uses this one)",
+                uci_score(v),
+                uci_score(b.for_side(pos.side()) + v)
+            )
+        } else {
+            format!(
+                "info string eval network {} (side to move; the search uses this one)",
+                uci_score(v)
+            )
+        });
+    }
 }
 
 /// Handles one line; false on `quit`.

@@ -1,7 +1,6 @@
 //! Alpha-beta: principal variation search with null move, reductions and pruning, and
 //! the quiescence search below it.
 
-use super::eval::evaluate;
 use super::history::{cont_block, moved_piece, NO_CONT};
 use super::limits::Feature;
 use super::movepick::{is_capture, pick};
@@ -117,7 +116,7 @@ impl Worker<'_> {
         }
         let v = pos.variant();
         if ply >= MAX_PLY {
-            return evaluate(pos);
+            return self.static_eval(pos, ply);
         }
         let in_check = v.goal == Goal::Checkmate && pos.in_check();
         let pv_node = beta - alpha > 1;
@@ -143,7 +142,7 @@ impl Worker<'_> {
         if !in_check {
             raw = match tt_hit {
                 Some(h) if h.eval.abs() < MATE_BOUND => h.eval,
-                _ => evaluate(pos),
+                _ => self.static_eval(pos, ply),
             };
             let stand = self.corrected(pos, raw);
             if stand >= beta {
@@ -270,7 +269,7 @@ impl Worker<'_> {
                 return 0;
             }
             if ply >= MAX_PLY {
-                return evaluate(pos);
+                return self.static_eval(pos, ply);
             }
             alpha = alpha.max(-MATE + ply as i32);
             beta = beta.min(MATE - ply as i32 - 1);
@@ -304,7 +303,7 @@ impl Worker<'_> {
         } else if let Some(h) = tt_hit {
             h.eval
         } else {
-            evaluate(pos)
+            self.static_eval(pos, ply)
         };
         let eval = if in_check {
             -INF

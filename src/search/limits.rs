@@ -1,6 +1,8 @@
 //! What a search is asked to do, and the features that can be switched off.
 
+use super::eval::nnue::{self, Net};
 use crate::rules::moves::Move;
+use crate::rules::Variant;
 
 /// What the search is asked to do.
 #[derive(Clone, Debug, Default)]
@@ -27,6 +29,31 @@ pub struct Limits {
     pub disabled: u32,
     /// Play at this skill level (0 to 20, see [`super::skill`]); `None`: full strength.
     pub skill: Option<f64>,
+    /// The evaluation to use (the `EvalFile` option).
+    pub eval: EvalChoice,
+}
+
+/// Which evaluation the search uses.
+#[derive(Clone, Debug, Default)]
+pub enum EvalChoice {
+    /// The build's network where it has one for the variant, else the hand-made one.
+    #[default]
+    Builtin,
+    /// The hand-made evaluation alone.
+    Hand,
+    /// This network where it covers the variant, else the hand-made evaluation.
+    Net(std::sync::Arc<Net>),
+}
+
+impl EvalChoice {
+    /// The network used for variant `v`, if any.
+    pub fn net_for(&self, v: &Variant) -> Option<&Net> {
+        match self {
+            EvalChoice::Builtin => nnue::builtin(v),
+            EvalChoice::Hand => None,
+            EvalChoice::Net(n) => Some(&**n).filter(|n| n.covers(v)),
+        }
+    }
 }
 
 /// Search features that can be switched off for self-play measurements.

@@ -18,7 +18,7 @@ pub mod tt;
 pub mod wdl;
 mod worker;
 
-pub use limits::{Feature, Limits};
+pub use limits::{EvalChoice, Feature, Limits};
 pub use movepick::is_capture;
 pub use root::search;
 pub use score::{uci_score, Score, MATE, MATE_BOUND, MAX_PLY};

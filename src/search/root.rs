@@ -71,6 +71,7 @@ pub fn search(
                     .stack_size(32 << 20)
                     .spawn_scoped(s, move || {
                         let mut w = Worker::new(shared, limits, &keys, false, start, u64::MAX);
+                        w.use_net_of(pos.variant());
                         let mut d = 1 + (id as i32 % 2);
                         while d <= max_depth && !shared.stop.load(Ordering::Relaxed) {
                             w.search(pos, -INF, INF, d, 0, false, false);
@@ -82,6 +83,7 @@ pub fn search(
             );
         }
         let mut w = Worker::new(shared, limits, &keys, true, start, tm.maximum);
+        w.use_net_of(pos.variant());
         w.report = Some(on_info);
         let mut best: Option<(Move, Option<Move>, i32, i32)> = None;
         let mut last_lines: Vec<(i32, Vec<Move>)> = Vec::new();

@@ -1,5 +1,7 @@
 //! A search thread's state: move buffers per ply, heuristics, the PV, the stop checks.
 
+use super::eval::evaluate;
+use super::eval::nnue::{Accumulator, Net};
 use super::history::{Histories, NO_CONT};
 use super::limits::{Feature, Limits};
 use super::score::MAX_PLY;
@@ -56,6 +58,10 @@ pub(crate) struct Worker<'a> {
     pub(crate) report: Option<&'a mut (dyn FnMut(&Info) + 'a)>,
     /// The iteration's depth, for the current-move reports.
     pub(crate) root_depth: i32,
+    /// The variant's network, if it has one (else the hand-made evaluation).
+    pub(crate) net: Option<&'a Net>,
+    /// The network's accumulators, one per ply.
+    pub(crate) accs: Vec<Accumulator>,
 }
 
 impl<'a> Worker<'a> {
@@ -106,7 +112,42 @@ impl<'a> Worker<'a> {
             node_cap: limits.nodes.unwrap_or(u64::MAX),
             report: None,
             root_depth: 0,
+            net: None,
+            accs: Vec::new(),
         }
+    }
+
+    /// Uses the network the limits choose for `v`, if any.
+    pub(crate) fn use_net_of(&mut self, v: &crate::rules::Variant) {
+        self.net = self.limits.eval.net_for(v);
+        if self.net.is_some() && self.accs.is_empty() {
+            self.accs = vec![Accumulator::default(); MAX_PLY + 2];
+        }
+    }
+
+    /// The static evaluation of `pos`, reached at `ply`, for the side to move: the
+    /// network's when the variant has one, brought up from the accumulator of the ply
+    /// before.
+    #[inline]
+    pub(crate) fn static_eval(&mut self, pos: &Position, ply: usize) -> i32 {
+        let Some(net) = self.net else {
+            return evaluate(pos);
+        };
+        let ply = ply.min(self.accs.len() - 1);
+        let (before, rest) = self.accs.split_at_mut(ply);
+        let acc = &mut rest[0];
+        net.update(pos, before.last(), acc);
+        let v = net.output(acc, pos.side());
+        if net.residual {
+            return evaluate(pos) + v;
+        }
+        // Where no capture or pawn move may come soon the game is heading for a draw.
+        let limit = i32::from(pos.variant().n_move_rule);
+        if limit == 0 {
+            return v;
+        }
+        let run = i32::from(pos.halfmove()).min(limit);
+        v * (2 * limit - run) / (2 * limit)
     }
 
     /// Sends a report to the protocol (main thread only).

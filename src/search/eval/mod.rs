@@ -21,6 +21,7 @@ pub mod activity;
 pub mod cache;
 pub mod king;
 pub mod material;
+pub mod nnue;
 pub mod params;
 pub mod pawns;
 pub mod pst;

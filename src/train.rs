@@ -1,0 +1,456 @@
+//! `lancer train`: fits a network ([`crate::search::eval::nnue`]) to `lancer datagen`
+//! positions, and writes it in the format the engine reads (`EvalFile`, or built in as
+//! `src/search/eval/chess.nnue`).
+//!
+//! The net sees each position from both sides (see [`nnue::input`]); its output `o`, in
+//! units of [`nnue::SCALE`] centipawns, is by default a correction added to the hand-made
+//! evaluation `h` of the same build (`--whole`: the evaluation itself, `h` = 0). It is
+//! trained by Adam on the mean squared error between `sigmoid(o + h / SCALE)` and the
+//! target: the game's result (weight `lambda`) blended with `sigmoid(score / SCALE)` of
+//! the datagen search's score, both from the side to move. Every position also counts
+//! seen in a mirror (files a-h turned round; the inputs know nothing of castling).
+//! Weights are kept in float while training, within the range the i16 file can hold,
+//! and rounded when written. A fiftieth of the data (blocks of 200 lines) is held out
+//! to show over-fitting, beside the hand-made evaluation's own error on it. A correction
+//! belongs to the hand-made weights it was trained over: retrain it when they change.
+
+use crate::rules::piece::{Color, ALL_KINDS};
+use crate::rules::{Position, Variant};
+use crate::search::eval::nnue::{self, HIDDEN, QA, QB};
+use rand::seq::SliceRandom;
+use rand::{Rng, SeedableRng};
+use rayon::prelude::*;
+
+/// How to train.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// Passes over the data.
+    pub epochs: usize,
+    /// Adam's step size.
+    pub lr: f32,
+    /// Weight of the game result in the target (the rest: the search's score).
+    pub lambda: f32,
+    /// Positions per step.
+    pub batch: usize,
+    /// Seed of the starting weights and the shuffles.
+    pub seed: u64,
+    /// Also train on every position seen in a mirror.
+    pub mirror: bool,
+    /// Train a correction to the hand-made evaluation instead of a whole evaluation.
+    pub residual: bool,
+}
+
+/// The largest weight the i16 file holds after scaling (with room for the sums).
+const CLIP: f32 = 1.98;
+
+/// One position: its inputs as White sees it, the side to move and the target.
+struct Sample {
+    start: u32,
+    len: u8,
+    white: bool,
+    /// Result for the side to move (1, ½, 0).
+    result: f32,
+    /// The search's score for the side to move, centipawns.
+    score: f32,
+    /// The hand-made evaluation for the side to move, centipawns (for comparison).
+    hand: f32,
+}
+
+struct Data {
+    inputs: Vec<u16>,
+    train: Vec<Sample>,
+    valid: Vec<Sample>,
+    /// Input of each input in Black's view.
+    flip: Vec<u16>,
+    ninputs: usize,
+    /// The network adds to the hand-made evaluation instead of replacing it.
+    residual: bool,
+}
+
+/// The float network.
+#[derive(Clone)]
+struct Params {
+    w1: Vec<f32>,
+    b1: Vec<f32>,
+    w2: Vec<f32>,
+    b2: f32,
+}
+
+impl Params {
+    fn zero(ninputs: usize) -> Params {
+        Params {
+            w1: vec![0.0; ninputs * HIDDEN],
+            b1: vec![0.0; HIDDEN],
+            w2: vec![0.0; 2 * HIDDEN],
+            b2: 0.0,
+        }
+    }
+
+    fn add(mut self, o: &Params) -> Params {
+        for (a, b) in self.w1.iter_mut().zip(&o.w1) {
+            *a += b;
+        }
+        for (a, b) in self.b1.iter_mut().zip(&o.b1) {
+            *a += b;
+        }
+        for (a, b) in self.w2.iter_mut().zip(&o.w2) {
+            *a += b;
+        }
+        self.b2 += o.b2;
+        self
+    }
+}
+
+fn sigmoid(x: f32) -> f32 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+/// The kinds the network of `v` has inputs for, in slot order.
+fn slots(v: &Variant) -> Vec<usize> {
+    ALL_KINDS
+        .iter()
+        .filter(|&&k| v.has(k))
+        .map(|k| k.idx())
+        .collect()
+}
+
+fn load(v: &'static Variant, files: &[String], mirror: bool) -> Result<Data, String> {
+    let kinds = slots(v);
+    let n = kinds.len();
+    if n > 6 || v.width != 8 || v.height != 8 || v.drops {
+        return Err(format!(
+            "train: {} is not a variant a network can be made for (8x8, no drops, at most 6 kinds)",
+            v.name
+        ));
+    }
+    let ninputs = 2 * n * 64;
+    let mut flip = vec![0u16; ninputs];
+    for (s, _) in kinds.iter().enumerate() {
+        for sq in 0..64u8 {
+            for c in [Color::White, Color::Black] {
+                flip[nnue::input(Color::White, c, s, sq, n)] =
+                    nnue::input(Color::Black, c, s, sq, n) as u16;
+            }
+        }
+    }
+    let mut d = Data {
+        inputs: Vec::new(),
+        train: Vec::new(),
+        valid: Vec::new(),
+        flip,
+        ninputs,
+        residual: false,
+    };
+    for f in files {
+        let text = std::fs::read_to_string(f).map_err(|e| format!("{f}: {e}"))?;
+        let lines: Vec<(usize, &str)> = text
+            .lines()
+            .enumerate()
+            .filter(|(_, l)| !l.trim().is_empty() && !l.starts_with('#'))
+            .collect();
+        type Parsed = (Vec<u16>, bool, f32, f32, f32);
+        let parsed: Vec<Result<Parsed, String>> = lines
+            .par_iter()
+            .map(|&(i, l)| {
+                let bad = |what: &str| format!("{f}:{}: {what}", i + 1);
+                let mut parts = l.split('|').map(str::trim);
+                let efen = parts.next().ok_or_else(|| bad("no position"))?;
+                let pos = Position::from_efen(v, efen).map_err(|e| bad(&e))?;
+                let result = match parts.next() {
+                    Some("1-0") => 1.0,
+                    Some("0-1") => 0.0,
+                    Some("1/2-1/2") => 0.5,
+                    _ => return Err(bad("no result (1-0, 0-1 or 1/2-1/2)")),
+                };
+                let score: f32 = parts
+                    .next()
+                    .and_then(|s| s.parse().ok())
+                    .ok_or_else(|| bad("no score"))?;
+                let mut ins = Vec::with_capacity(32);
+                for (s, &k) in kinds.iter().enumerate() {
+                    for c in [Color::White, Color::Black] {
+                        let mut b = pos.pieces_of(c, ALL_KINDS[k]);
+                        while b != 0 {
+                            let sq = b.trailing_zeros() as u8;
+                            b &= b - 1;
+                            ins.push(nnue::input(Color::White, c, s, sq, n) as u16);
+                        }
+                    }
+                }
+                if ins.len() > 255 {
+                    return Err(bad("too many pieces"));
+                }
+                let white = pos.side() == Color::White;
+                let (r, sc) = if white {
+                    (result, score)
+                } else {
+                    (1.0 - result, -score)
+                };
+                let hand = crate::search::eval::evaluate(&pos) as f32;
+                Ok((ins, white, r, sc, hand))
+            })
+            .collect();
+        for (j, p) in parsed.into_iter().enumerate() {
+            let (ins, white, result, score, hand) = p?;
+            let s = Sample {
+                start: d.inputs.len() as u32,
+                len: ins.len() as u8,
+                white,
+                result,
+                score,
+                hand,
+            };
+            d.inputs.extend_from_slice(&ins);
+            if (j / 200) % 50 == 49 {
+                d.valid.push(s);
+            } else {
+                if mirror {
+                    // The inputs know nothing of castling, so the position seen in a
+                    // mirror (files a-h turned round) is as good an example.
+                    let m = Sample {
+                        start: d.inputs.len() as u32,
+                        ..s
+                    };
+                    d.inputs.extend(ins.iter().map(|&i| i ^ 7));
+                    d.train.push(m);
+                }
+                d.train.push(s);
+            }
+        }
+    }
+    if d.train.is_empty() {
+        return Err("train: no positions in the data".into());
+    }
+    Ok(d)
+}
+
+impl Data {
+    fn target(s: &Sample, lambda: f32) -> f32 {
+        lambda * s.result + (1.0 - lambda) * sigmoid(s.score / nnue::SCALE as f32)
+    }
+
+    /// The hidden sums of sample `s` in White's and Black's views.
+    fn hidden(&self, p: &Params, s: &Sample, acc: &mut [[f32; HIDDEN]; 2]) {
+        acc[0].copy_from_slice(&p.b1);
+        acc[1].copy_from_slice(&p.b1);
+        let ins = &self.inputs[s.start as usize..s.start as usize + s.len as usize];
+        for &i in ins {
+            for (view, i) in [(0, i as usize), (1, self.flip[i as usize] as usize)] {
+                let row = &p.w1[i * HIDDEN..(i + 1) * HIDDEN];
+                for (a, w) in acc[view].iter_mut().zip(row) {
+                    *a += w;
+                }
+            }
+        }
+    }
+
+    /// The output for sample `s` and its hidden sums (side to move's view first).
+    fn forward(&self, p: &Params, s: &Sample, acc: &mut [[f32; HIDDEN]; 2]) -> f32 {
+        self.hidden(p, s, acc);
+        if !s.white {
+            acc.swap(0, 1);
+        }
+        let mut o = p.b2;
+        if self.residual {
+            o += s.hand / nnue::SCALE as f32;
+        }
+        for (a, w) in acc[0].iter().zip(&p.w2[..HIDDEN]) {
+            o += a.clamp(0.0, 1.0) * w;
+        }
+        for (a, w) in acc[1].iter().zip(&p.w2[HIDDEN..]) {
+            o += a.clamp(0.0, 1.0) * w;
+        }
+        o
+    }
+
+    /// Mean squared error over `set`.
+    fn error(&self, p: &Params, set: &[Sample], lambda: f32) -> f64 {
+        let sum: f64 = set
+            .par_chunks(4096)
+            .map(|c| {
+                let mut acc = [[0.0; HIDDEN]; 2];
+                c.iter()
+                    .map(|s| {
+                        let e = sigmoid(self.forward(p, s, &mut acc)) - Self::target(s, lambda);
+                        (e * e) as f64
+                    })
+                    .sum::<f64>()
+            })
+            .sum();
+        sum / set.len().max(1) as f64
+    }
+
+    /// Adds the gradient of sample `s`'s error to `g`.
+    fn backward(&self, p: &Params, s: &Sample, lambda: f32, g: &mut Params) {
+        let mut acc = [[0.0; HIDDEN]; 2];
+        let o = self.forward(p, s, &mut acc);
+        let y = sigmoid(o);
+        let d = 2.0 * (y - Self::target(s, lambda)) * y * (1.0 - y);
+        g.b2 += d;
+        let mut dh = [[0.0f32; HIDDEN]; 2];
+        for v in 0..2 {
+            let w2 = &p.w2[v * HIDDEN..(v + 1) * HIDDEN];
+            let g2 = &mut g.w2[v * HIDDEN..(v + 1) * HIDDEN];
+            for j in 0..HIDDEN {
+                let a = acc[v][j];
+                g2[j] += d * a.clamp(0.0, 1.0);
+                dh[v][j] = if a > 0.0 && a < 1.0 { d * w2[j] } else { 0.0 };
+            }
+        }
+        for j in 0..HIDDEN {
+            g.b1[j] += dh[0][j] + dh[1][j];
+        }
+        // dh is side to move first; the inputs are listed in White's view.
+        let (dw, db) = if s.white { (0, 1) } else { (1, 0) };
+        let ins = &self.inputs[s.start as usize..s.start as usize + s.len as usize];
+        for &i in ins {
+            for (view, i) in [(dw, i as usize), (db, self.flip[i as usize] as usize)] {
+                let row = &mut g.w1[i * HIDDEN..(i + 1) * HIDDEN];
+                for (gw, d) in row.iter_mut().zip(&dh[view]) {
+                    *gw += d;
+                }
+            }
+        }
+    }
+}
+
+/// Adam's moments.
+struct Adam {
+    m: Params,
+    v: Params,
+    t: i32,
+}
+
+fn adam_step(w: &mut [f32], g: &[f32], m: &mut [f32], v: &mut [f32], lr: f32, clip: f32) {
+    for i in 0..w.len() {
+        m[i] = 0.9 * m[i] + 0.1 * g[i];
+        v[i] = 0.999 * v[i] + 0.001 * g[i] * g[i];
+        w[i] = (w[i] - lr * m[i] / (v[i].sqrt() + 1e-8)).clamp(-clip, clip);
+    }
+}
+
+impl Adam {
+    fn step(&mut self, p: &mut Params, g: &Params, lr: f32) {
+        self.t += 1;
+        let c = (1.0 - 0.999f32.powi(self.t)).sqrt() / (1.0 - 0.9f32.powi(self.t));
+        let lr = lr * c;
+        adam_step(&mut p.w1, &g.w1, &mut self.m.w1, &mut self.v.w1, lr, CLIP);
+        adam_step(&mut p.b1, &g.b1, &mut self.m.b1, &mut self.v.b1, lr, CLIP);
+        adam_step(&mut p.w2, &g.w2, &mut self.m.w2, &mut self.v.w2, lr, CLIP);
+        let (mut b2, mut m2, mut v2) = ([p.b2], [self.m.b2], [self.v.b2]);
+        adam_step(&mut b2, &[g.b2], &mut m2, &mut v2, lr, 1000.0);
+        (p.b2, self.m.b2, self.v.b2) = (b2[0], m2[0], v2[0]);
+    }
+}
+
+/// The network file of `p` for the kinds of `v`.
+fn write(v: &Variant, p: &Params, residual: bool) -> Vec<u8> {
+    let kinds = slots(v);
+    let mut b = b"LNN1".to_vec();
+    b.extend_from_slice(&u16::from(residual).to_le_bytes());
+    b.extend_from_slice(&(kinds.len() as u16).to_le_bytes());
+    b.extend(kinds.iter().map(|&k| k as u8));
+    b.extend_from_slice(&(HIDDEN as u16).to_le_bytes());
+    let q = |x: f32, s: i32| ((x * s as f32).round() as i16).to_le_bytes();
+    for &w in p.w1.iter().chain(&p.b1) {
+        b.extend_from_slice(&q(w, QA));
+    }
+    for &w in &p.w2 {
+        b.extend_from_slice(&q(w, QB));
+    }
+    b.extend_from_slice(&((p.b2 * (QA * QB) as f32).round() as i32).to_le_bytes());
+    b
+}
+
+/// Trains a network for `v` on the `files` and returns its file's bytes.
+pub fn run(v: &'static Variant, files: &[String], cfg: &Config) -> Result<Vec<u8>, String> {
+    let t0 = std::time::Instant::now();
+    let mut d = load(v, files, cfg.mirror)?;
+    d.residual = cfg.residual;
+    eprintln!(
+        "train {}: {} positions ({} held out), {} inputs, {HIDDEN} hidden, loaded in {:.1}s",
+        v.name,
+        d.train.len(),
+        d.valid.len(),
+        d.ninputs,
+        t0.elapsed().as_secs_f64()
+    );
+    let hand: f64 = d
+        .valid
+        .iter()
+        .map(|s| {
+            let e = sigmoid(s.hand / nnue::SCALE as f32) - Data::target(s, cfg.lambda);
+            (e * e) as f64
+        })
+        .sum::<f64>()
+        / d.valid.len().max(1) as f64;
+    eprintln!("the hand-made evaluation's held-out error: {hand:.6}");
+    let mut rng = rand::rngs::StdRng::seed_from_u64(cfg.seed);
+    let mut p = Params::zero(d.ninputs);
+    for w in p.w1.iter_mut() {
+        *w = rng.gen_range(-0.1..0.1);
+    }
+    // A correction starts near nothing; a whole evaluation from a spread of weights.
+    let a = if cfg.residual { 0.01 } else { 1.0 } / (2.0 * HIDDEN as f32).sqrt();
+    for w in p.w2.iter_mut() {
+        *w = rng.gen_range(-a..a);
+    }
+    let mut adam = Adam {
+        m: Params::zero(d.ninputs),
+        v: Params::zero(d.ninputs),
+        t: 0,
+    };
+    let mut order: Vec<usize> = (0..d.train.len()).collect();
+    let batch = cfg.batch.max(1);
+    for epoch in 1..=cfg.epochs {
+        // Step decay: the last 40 % of the epochs at a third, the last 15 % at a tenth.
+        let at = epoch as f32 / cfg.epochs as f32;
+        let lr = cfg.lr
+            * if at > 0.85 {
+                0.1
+            } else if at > 0.6 {
+                0.3
+            } else {
+                1.0
+            };
+        order.shuffle(&mut rng);
+        let mut train_err = 0.0f64;
+        for chunk in order.chunks(batch) {
+            let parts = rayon::current_num_threads().max(1) * 2;
+            let per = chunk.len().div_ceil(parts);
+            let g = chunk
+                .par_chunks(per)
+                .map(|c| {
+                    let mut g = Params::zero(d.ninputs);
+                    for &i in c {
+                        d.backward(&p, &d.train[i], cfg.lambda, &mut g);
+                    }
+                    g
+                })
+                .reduce_with(|a, b| a.add(&b))
+                .unwrap_or_else(|| Params::zero(d.ninputs));
+            let n = chunk.len() as f32;
+            let mut g = g;
+            g.w1.iter_mut()
+                .chain(g.b1.iter_mut())
+                .chain(g.w2.iter_mut())
+                .for_each(|x| *x /= n);
+            g.b2 /= n;
+            adam.step(&mut p, &g, lr);
+        }
+        if epoch % 5 == 0 || epoch == cfg.epochs {
+            train_err = d.error(&p, &d.train, cfg.lambda);
+        }
+        let valid_err = d.error(&p, &d.valid, cfg.lambda);
+        eprintln!(
+            "epoch {epoch}: lr {lr:.5} held-out error {valid_err:.6}{} ({:.0}s)",
+            if train_err > 0.0 {
+                format!(", training {train_err:.6}")
+            } else {
+                String::new()
+            },
+            t0.elapsed().as_secs_f64()
+        );
+    }
+    Ok(write(v, &p, cfg.residual))
+}
