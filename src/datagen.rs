@@ -155,6 +155,49 @@ fn play(
         .collect())
 }
 
+/// A data line and where it was read: file, line number (from 1), text.
+pub type DataLine = (String, usize, String);
+
+/// The lines of `files` that are not empty or `#` comments.
+pub fn read_lines(files: &[String]) -> Result<Vec<DataLine>, String> {
+    let mut lines = Vec::new();
+    for f in files {
+        let text = std::fs::read_to_string(f).map_err(|e| format!("{f}: {e}"))?;
+        for (i, l) in text.lines().enumerate() {
+            if !l.trim().is_empty() && !l.starts_with('#') {
+                lines.push((f.clone(), i + 1, l.to_string()));
+            }
+        }
+    }
+    Ok(lines)
+}
+
+/// Reads an `EFEN | result | score` line of variant `v`: the position, the result for
+/// White (1, ½, 0) and the score for White (0 when missing). Errors name the file and
+/// line.
+pub fn parse_line(
+    v: &'static Variant,
+    (f, n, l): &DataLine,
+) -> Result<(Position, f32, f32), String> {
+    let bad = |what: &str| format!("{f}:{n}: {what}");
+    let mut parts = l.split('|').map(str::trim);
+    let efen = parts.next().unwrap_or("");
+    let result = match parts.next() {
+        Some("1-0") => 1.0,
+        Some("0-1") => 0.0,
+        Some("1/2-1/2") => 0.5,
+        _ => return Err(bad("expected 'EFEN | 1-0|0-1|1/2-1/2 | score'")),
+    };
+    let score = match parts.next() {
+        Some(s) => s
+            .parse::<f32>()
+            .map_err(|_| bad("the score is not a number"))?,
+        None => 0.0,
+    };
+    let pos = Position::from_efen(v, efen).map_err(|e| bad(&e))?;
+    Ok((pos, result, score))
+}
+
 /// Runs the generator for variant `v` (one of `vs`), writing lines to `out`; returns
 /// (games, positions).
 pub fn run(

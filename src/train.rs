@@ -15,7 +15,7 @@
 //! belongs to the hand-made weights it was trained over: retrain it when they change.
 
 use crate::rules::piece::{Color, ALL_KINDS};
-use crate::rules::{Position, Variant};
+use crate::rules::Variant;
 use crate::search::eval::nnue::{self, HIDDEN, QA, QB};
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
@@ -141,81 +141,64 @@ fn load(v: &'static Variant, files: &[String], mirror: bool) -> Result<Data, Str
         ninputs,
         residual: false,
     };
-    for f in files {
-        let text = std::fs::read_to_string(f).map_err(|e| format!("{f}: {e}"))?;
-        let lines: Vec<(usize, &str)> = text
-            .lines()
-            .enumerate()
-            .filter(|(_, l)| !l.trim().is_empty() && !l.starts_with('#'))
-            .collect();
-        type Parsed = (Vec<u16>, bool, f32, f32, f32);
-        let parsed: Vec<Result<Parsed, String>> = lines
-            .par_iter()
-            .map(|&(i, l)| {
-                let bad = |what: &str| format!("{f}:{}: {what}", i + 1);
-                let mut parts = l.split('|').map(str::trim);
-                let efen = parts.next().ok_or_else(|| bad("no position"))?;
-                let pos = Position::from_efen(v, efen).map_err(|e| bad(&e))?;
-                let result = match parts.next() {
-                    Some("1-0") => 1.0,
-                    Some("0-1") => 0.0,
-                    Some("1/2-1/2") => 0.5,
-                    _ => return Err(bad("no result (1-0, 0-1 or 1/2-1/2)")),
-                };
-                let score: f32 = parts
-                    .next()
-                    .and_then(|s| s.parse().ok())
-                    .ok_or_else(|| bad("no score"))?;
-                let mut ins = Vec::with_capacity(32);
-                for (s, &k) in kinds.iter().enumerate() {
-                    for c in [Color::White, Color::Black] {
-                        let mut b = pos.pieces_of(c, ALL_KINDS[k]);
-                        while b != 0 {
-                            let sq = b.trailing_zeros() as u8;
-                            b &= b - 1;
-                            ins.push(nnue::input(Color::White, c, s, sq, n) as u16);
-                        }
+    let lines = crate::datagen::read_lines(files)?;
+    type Parsed = (Vec<u16>, bool, f32, f32, f32);
+    let parsed: Vec<Result<Parsed, String>> = lines
+        .par_iter()
+        .map(|line| {
+            let (pos, result, score) = crate::datagen::parse_line(v, line)?;
+            let bad = |what: &str| format!("{}:{}: {what}", line.0, line.1);
+            let mut ins = Vec::with_capacity(32);
+            for (s, &k) in kinds.iter().enumerate() {
+                for c in [Color::White, Color::Black] {
+                    let mut b = pos.pieces_of(c, ALL_KINDS[k]);
+                    while b != 0 {
+                        let sq = b.trailing_zeros() as u8;
+                        b &= b - 1;
+                        ins.push(nnue::input(Color::White, c, s, sq, n) as u16);
                     }
                 }
-                if ins.len() > 255 {
-                    return Err(bad("too many pieces"));
-                }
-                let white = pos.side() == Color::White;
-                let (r, sc) = if white {
-                    (result, score)
-                } else {
-                    (1.0 - result, -score)
-                };
-                let hand = crate::search::eval::evaluate(&pos) as f32;
-                Ok((ins, white, r, sc, hand))
-            })
-            .collect();
-        for (j, p) in parsed.into_iter().enumerate() {
-            let (ins, white, result, score, hand) = p?;
-            let s = Sample {
-                start: d.inputs.len() as u32,
-                len: ins.len() as u8,
-                white,
-                result,
-                score,
-                hand,
-            };
-            d.inputs.extend_from_slice(&ins);
-            if (j / 200) % 50 == 49 {
-                d.valid.push(s);
-            } else {
-                if mirror {
-                    // The inputs know nothing of castling, so the position seen in a
-                    // mirror (files a-h turned round) is as good an example.
-                    let m = Sample {
-                        start: d.inputs.len() as u32,
-                        ..s
-                    };
-                    d.inputs.extend(ins.iter().map(|&i| i ^ 7));
-                    d.train.push(m);
-                }
-                d.train.push(s);
             }
+            if ins.len() > 255 {
+                return Err(bad("too many pieces"));
+            }
+            let white = pos.side() == Color::White;
+            let (r, sc) = if white {
+                (result, score)
+            } else {
+                (1.0 - result, -score)
+            };
+            let hand = crate::search::eval::evaluate(&pos) as f32;
+            Ok((ins, white, r, sc, hand))
+        })
+        .collect();
+    for (p, (_, n, _)) in parsed.into_iter().zip(&lines) {
+        let (ins, white, result, score, hand) = p?;
+        let s = Sample {
+            start: d.inputs.len() as u32,
+            len: ins.len() as u8,
+            white,
+            result,
+            score,
+            hand,
+        };
+        d.inputs.extend_from_slice(&ins);
+        // Held out in blocks of 200 lines of a file (a few games), so that
+        // positions of one game rarely land on both sides.
+        if ((n - 1) / 200) % 50 == 49 {
+            d.valid.push(s);
+        } else {
+            if mirror {
+                // The inputs know nothing of castling, so the position seen in a
+                // mirror (files a-h turned round) is as good an example.
+                let m = Sample {
+                    start: d.inputs.len() as u32,
+                    ..s
+                };
+                d.inputs.extend(ins.iter().map(|&i| i ^ 7));
+                d.train.push(m);
+            }
+            d.train.push(s);
         }
     }
     if d.train.is_empty() {

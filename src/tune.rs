@@ -9,7 +9,7 @@
 //! and an optional L2 term pulls the weights towards where they started. The result replaces
 //! the variant's section of the weights file the build embeds.
 
-use crate::rules::{Position, Variant};
+use crate::rules::Variant;
 use crate::search::eval::params::{self, Params, GROUPS, NPARAMS};
 use crate::search::eval::{trace, Score};
 use rayon::prelude::*;
@@ -60,38 +60,15 @@ struct Data {
 
 /// Reads `EFEN | result | score` lines.
 fn load(v: &'static Variant, files: &[String]) -> Result<Data, String> {
-    let mut lines = Vec::new();
-    for f in files {
-        let text = std::fs::read_to_string(f).map_err(|e| format!("{f}: {e}"))?;
-        for (i, l) in text.lines().enumerate() {
-            if !l.trim().is_empty() && !l.starts_with('#') {
-                lines.push((f.as_str(), i + 1, l.to_string()));
-            }
-        }
-    }
+    let lines = crate::datagen::read_lines(files)?;
     if lines.is_empty() {
         return Err("tune: no positions in the data".into());
     }
     type Traced = (Vec<(u16, i32)>, f32, f32, f32, f32);
     let traced: Vec<Result<Traced, String>> = lines
         .par_iter()
-        .map(|(f, n, l)| {
-            let bad = |what: &str| format!("{f}:{n}: {what}");
-            let mut parts = l.split('|').map(str::trim);
-            let efen = parts.next().unwrap_or("");
-            let result = match parts.next() {
-                Some("1-0") => 1.0,
-                Some("0-1") => 0.0,
-                Some("1/2-1/2") => 0.5,
-                _ => return Err(bad("expected 'EFEN | 1-0|0-1|1/2-1/2 | score'")),
-            };
-            let score = match parts.next() {
-                Some(s) => s
-                    .parse::<f32>()
-                    .map_err(|_| bad("the score is not a number"))?,
-                None => 0.0,
-            };
-            let pos = Position::from_efen(v, efen).map_err(|e| bad(&e.to_string()))?;
+        .map(|line| {
+            let (pos, result, score) = crate::datagen::parse_line(v, line)?;
             let (n, phase, share) = trace(&pos);
             let sparse = (0..NPARAMS)
                 .filter(|&i| n[i] != 0)
