@@ -58,7 +58,7 @@ pub(crate) struct Worker<'a> {
     pub(crate) report: Option<&'a mut (dyn FnMut(&Info) + 'a)>,
     /// The iteration's depth, for the current-move reports.
     pub(crate) root_depth: i32,
-    /// The variant's network, if it has one (else the hand-made evaluation).
+    /// The network in use for the variant, if any.
     pub(crate) net: Option<&'a Net>,
     /// The network's accumulators, one per ply.
     pub(crate) accs: Vec<Accumulator>,
@@ -126,7 +126,8 @@ impl<'a> Worker<'a> {
     }
 
     /// The static evaluation of `pos`, reached at `ply`, for the side to move: the
-    /// network's when the variant has one, brought up from the accumulator of the ply
+    /// hand-made one, plus the network's correction where a network is in use (or the
+    /// network's own score, for a whole network), its sums brought up from the ply
     /// before.
     #[inline]
     pub(crate) fn static_eval(&mut self, pos: &Position, ply: usize) -> i32 {

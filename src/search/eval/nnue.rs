@@ -31,6 +31,8 @@ pub const QA: i32 = 255;
 pub const QB: i32 = 64;
 /// Centipawns per unit of the network's output.
 pub const SCALE: i32 = 400;
+/// The largest output, in centipawns, whatever the weights.
+const MAX_OUTPUT: i64 = 10_000;
 /// Kind slots a network can have.
 const MAX_SLOTS: usize = 6;
 /// Beyond this many changed inputs a fresh sum is cheaper than an update.
@@ -262,7 +264,10 @@ impl Net {
         for (a, w) in them.iter().zip(&self.w2[HIDDEN..]) {
             sum += i32::from((*a).clamp(0, QA as i16)) * i32::from(*w);
         }
-        (sum + self.b2) * SCALE / (QA * QB)
+        // In i64 and bounded: a file's weights may be anything, and no score of theirs
+        // may reach the mate range.
+        let v = (i64::from(sum) + i64::from(self.b2)) * i64::from(SCALE) / i64::from(QA * QB);
+        v.clamp(-MAX_OUTPUT, MAX_OUTPUT) as i32
     }
 
     /// The score of `pos` for the side to move, from scratch.
@@ -406,6 +411,24 @@ mod tests {
         let mut twice = good.clone();
         twice[9] = 0;
         assert!(Net::parse(&twice).err().unwrap().contains("twice"));
+    }
+
+    #[test]
+    fn outputs_stay_out_of_the_mate_range_whatever_the_weights() {
+        let vs = Variants::builtin();
+        let chess = vs.get("chess").unwrap();
+        let start = Position::from_efen(
+            chess,
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        )
+        .unwrap();
+        for (bias, want) in [(i32::MAX, MAX_OUTPUT), (i32::MIN, -MAX_OUTPUT)] {
+            let mut b = random_net(5);
+            let n = b.len();
+            b[n - 4..].copy_from_slice(&bias.to_le_bytes());
+            let net = Net::parse(&b).unwrap();
+            assert_eq!(i64::from(net.evaluate(&start)), want);
+        }
     }
 
     #[test]
