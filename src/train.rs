@@ -14,7 +14,7 @@
 //! to show over-fitting, beside the hand-made evaluation's own error on it. A correction
 //! belongs to the hand-made weights it was trained over: retrain it when they change.
 
-use crate::rules::piece::{Color, ALL_KINDS};
+use crate::rules::piece::{Color, Kind};
 use crate::rules::Variant;
 use crate::search::eval::nnue::{self, HIDDEN, QA, QB};
 use rand::seq::SliceRandom;
@@ -105,24 +105,20 @@ fn sigmoid(x: f32) -> f32 {
     1.0 / (1.0 + (-x).exp())
 }
 
-/// The kinds the network of `v` has inputs for, in slot order.
-fn slots(v: &Variant) -> Vec<usize> {
-    ALL_KINDS
-        .iter()
-        .filter(|&&k| v.has(k))
-        .map(|k| k.idx())
-        .collect()
+/// The kinds of `v`'s network, or the reason it can have none.
+fn kinds_of(v: &Variant) -> Result<Vec<Kind>, String> {
+    nnue::network_kinds(v).ok_or_else(|| {
+        format!(
+            "train: {} is not a variant a network can be made for (8x8, no drops, at most {} kinds)",
+            v.name,
+            nnue::MAX_SLOTS
+        )
+    })
 }
 
-fn load(v: &'static Variant, files: &[String], mirror: bool) -> Result<Data, String> {
-    let kinds = slots(v);
+fn load(v: &'static Variant, files: &[String], cfg: &Config) -> Result<Data, String> {
+    let kinds = kinds_of(v)?;
     let n = kinds.len();
-    if n > 6 || v.width != 8 || v.height != 8 || v.drops {
-        return Err(format!(
-            "train: {} is not a variant a network can be made for (8x8, no drops, at most 6 kinds)",
-            v.name
-        ));
-    }
     let ninputs = 2 * n * 64;
     let mut flip = vec![0u16; ninputs];
     for (s, _) in kinds.iter().enumerate() {
@@ -139,7 +135,7 @@ fn load(v: &'static Variant, files: &[String], mirror: bool) -> Result<Data, Str
         valid: Vec::new(),
         flip,
         ninputs,
-        residual: false,
+        residual: cfg.residual,
     };
     let lines = crate::datagen::read_lines(files)?;
     type Parsed = (Vec<u16>, bool, f32, f32, f32);
@@ -151,7 +147,7 @@ fn load(v: &'static Variant, files: &[String], mirror: bool) -> Result<Data, Str
             let mut ins = Vec::with_capacity(32);
             for (s, &k) in kinds.iter().enumerate() {
                 for c in [Color::White, Color::Black] {
-                    let mut b = pos.pieces_of(c, ALL_KINDS[k]);
+                    let mut b = pos.pieces_of(c, k);
                     while b != 0 {
                         let sq = b.trailing_zeros() as u8;
                         b &= b - 1;
@@ -188,7 +184,7 @@ fn load(v: &'static Variant, files: &[String], mirror: bool) -> Result<Data, Str
         if ((n - 1) / 200) % 50 == 49 {
             d.valid.push(s);
         } else {
-            if mirror {
+            if cfg.mirror {
                 // The inputs know nothing of castling, so the position seen in a
                 // mirror (files a-h turned round) is as good an example.
                 let m = Sample {
@@ -326,13 +322,12 @@ impl Adam {
     }
 }
 
-/// The network file of `p` for the kinds of `v`.
-fn write(v: &Variant, p: &Params, residual: bool) -> Vec<u8> {
-    let kinds = slots(v);
+/// The network file of `p` for `kinds`.
+fn write(kinds: &[Kind], p: &Params, residual: bool) -> Vec<u8> {
     let mut b = b"LNN1".to_vec();
     b.extend_from_slice(&u16::from(residual).to_le_bytes());
     b.extend_from_slice(&(kinds.len() as u16).to_le_bytes());
-    b.extend(kinds.iter().map(|&k| k as u8));
+    b.extend(kinds.iter().map(|k| k.idx() as u8));
     b.extend_from_slice(&(HIDDEN as u16).to_le_bytes());
     let q = |x: f32, s: i32| ((x * s as f32).round() as i16).to_le_bytes();
     for &w in p.w1.iter().chain(&p.b1) {
@@ -348,8 +343,7 @@ fn write(v: &Variant, p: &Params, residual: bool) -> Vec<u8> {
 /// Trains a network for `v` on the `files` and returns its file's bytes.
 pub fn run(v: &'static Variant, files: &[String], cfg: &Config) -> Result<Vec<u8>, String> {
     let t0 = std::time::Instant::now();
-    let mut d = load(v, files, cfg.mirror)?;
-    d.residual = cfg.residual;
+    let d = load(v, files, cfg)?;
     eprintln!(
         "train {}: {} positions ({} held out), {} inputs, {HIDDEN} hidden, loaded in {:.1}s",
         v.name,
@@ -435,5 +429,5 @@ pub fn run(v: &'static Variant, files: &[String], cfg: &Config) -> Result<Vec<u8
             t0.elapsed().as_secs_f64()
         );
     }
-    Ok(write(v, &p, cfg.residual))
+    Ok(write(&kinds_of(v)?, &p, cfg.residual))
 }

@@ -4,15 +4,16 @@
 //!
 //! The accumulators (the hidden layer before clipping) are not updated inside
 //! `do_move`: the search keeps one per ply with the piece bitboards it was built from,
-//! and brings the nearest one up to date by the pieces that differ ([`Accumulator::update`]).
+//! and brings the nearest one up to date by the pieces that differ ([`Net::update`]).
 //! That works whatever the two positions are, so it can never be stale, and after one
 //! move only two to four inputs change.
 //!
 //! A network is either the whole evaluation or a correction added to the hand-made one
 //! (a flag in its file).
 //!
-//! File format (little-endian): `LNN1`, flags (u16: bit 0, a correction), the kind count `n` (u16) and `n` kind indices
-//! (u8), the hidden size (u16, must be [`HIDDEN`]), then the input weights
+//! File format (little-endian): `LNN1`, flags (u16: bit 0, a correction), the kind
+//! count `n` (u16) and `n` kind indices (u8), the hidden size (u16, must be
+//! [`HIDDEN`]), then the input weights
 //! `[2n·64][HIDDEN]` i16, the hidden biases `[HIDDEN]` i16, the output weights
 //! `[2·HIDDEN]` i16 (side to move's half first) and the output bias i32. Input weights
 //! and biases are scaled by [`QA`], output weights by [`QB`], the output bias by
@@ -34,7 +35,7 @@ pub const SCALE: i32 = 400;
 /// The largest output, in centipawns, whatever the weights.
 const MAX_OUTPUT: i64 = 10_000;
 /// Kind slots a network can have.
-const MAX_SLOTS: usize = 6;
+pub const MAX_SLOTS: usize = 6;
 /// Beyond this many changed inputs a fresh sum is cheaper than an update.
 const MAX_CHANGES: u32 = 24;
 
@@ -69,6 +70,21 @@ impl Default for Accumulator {
             valid: false,
         }
     }
+}
+
+/// The kinds a network for `v` takes inputs for, in slot order; `None` where no
+/// network can judge `v` (a board other than 8x8, hands, more than [`MAX_SLOTS`] kinds).
+pub fn network_kinds(v: &Variant) -> Option<Vec<Kind>> {
+    let kinds: Vec<Kind> = crate::rules::piece::ALL_KINDS
+        .into_iter()
+        .filter(|&k| v.has(k))
+        .collect();
+    (v.width == 8 && v.height == 8 && !v.drops && kinds.len() <= MAX_SLOTS).then_some(kinds)
+}
+
+/// The length of a network file with `n` kinds.
+fn file_len(n: usize) -> usize {
+    4 + 2 + 2 + n + 2 + 2 * ((2 * n * 64 + 1 + 2) * HIDDEN) + 4
 }
 
 /// The input of a piece of colour `c`, slot `s`, on `sq`, as side `view` sees it:
@@ -157,15 +173,10 @@ impl Net {
         })
     }
 
-    /// Whether the network can judge `v`'s positions: a full 8x8 board without
-    /// hands, and an input for every piece kind.
+    /// Whether the network can judge `v`'s positions: a variant a network can be made
+    /// for ([`network_kinds`]), with an input for each of its kinds.
     pub fn covers(&self, v: &Variant) -> bool {
-        v.width == 8
-            && v.height == 8
-            && !v.drops
-            && crate::rules::piece::ALL_KINDS
-                .iter()
-                .all(|&k| !v.has(k) || self.slot[k.idx()] != u8::MAX)
+        network_kinds(v).is_some_and(|ks| ks.iter().all(|k| self.slot[k.idx()] != u8::MAX))
     }
 
     /// The piece bitboards the inputs come from (White's slots, then Black's).
@@ -182,10 +193,15 @@ impl Net {
 
     /// Builds `acc` for `pos` from scratch.
     pub fn refresh(&self, pos: &Position, acc: &mut Accumulator) {
+        self.rebuild(acc, &self.pieces(pos));
+    }
+
+    /// Builds `acc` from scratch for the pieces `target`.
+    fn rebuild(&self, acc: &mut Accumulator, target: &[Bitboard; 2 * MAX_SLOTS]) {
         acc.v = [self.b1; 2];
         acc.pieces = [0; 2 * MAX_SLOTS];
         acc.valid = true;
-        self.apply(acc, &self.pieces(pos));
+        self.apply(acc, target);
     }
 
     /// Changes `acc` (valid) into the sums of `target`'s pieces.
@@ -198,25 +214,22 @@ impl Net {
             } else {
                 (Color::Black, i - n)
             };
-            let mut gone = acc.pieces[i] & !target[i];
-            while gone != 0 {
-                let sq = gone.trailing_zeros() as u8;
-                gone &= gone - 1;
-                for view in [Color::White, Color::Black] {
-                    let w = &self.w1[input(view, c, s, sq, n)];
-                    for (a, d) in acc.v[view.idx()].iter_mut().zip(w) {
-                        *a = a.wrapping_sub(*d);
-                    }
-                }
-            }
-            let mut came = target[i] & !acc.pieces[i];
-            while came != 0 {
-                let sq = came.trailing_zeros() as u8;
-                came &= came - 1;
-                for view in [Color::White, Color::Black] {
-                    let w = &self.w1[input(view, c, s, sq, n)];
-                    for (a, d) in acc.v[view.idx()].iter_mut().zip(w) {
-                        *a = a.wrapping_add(*d);
+            for (mut squares, add) in [
+                (acc.pieces[i] & !target[i], false),
+                (target[i] & !acc.pieces[i], true),
+            ] {
+                while squares != 0 {
+                    let sq = squares.trailing_zeros() as u8;
+                    squares &= squares - 1;
+                    for view in [Color::White, Color::Black] {
+                        let w = &self.w1[input(view, c, s, sq, n)];
+                        for (a, d) in acc.v[view.idx()].iter_mut().zip(w) {
+                            *a = if add {
+                                a.wrapping_add(*d)
+                            } else {
+                                a.wrapping_sub(*d)
+                            };
+                        }
                     }
                 }
             }
@@ -239,17 +252,12 @@ impl Net {
                 .sum()
         };
         let own = changes(acc);
-        let other = from.map_or(u32::MAX, changes);
-        if own.min(other) > MAX_CHANGES {
-            self.refresh(pos, acc);
-        } else if other < own {
-            if let Some(f) = from {
-                acc.clone_from(f);
-            }
-            self.apply(acc, &target);
-        } else {
-            self.apply(acc, &target);
+        match from {
+            Some(f) if changes(f) < own.min(MAX_CHANGES + 1) => acc.clone_from(f),
+            _ if own > MAX_CHANGES => return self.rebuild(acc, &target),
+            _ => {}
         }
+        self.apply(acc, &target);
     }
 
     /// The output for side `stm` to move, in centipawns.
@@ -313,10 +321,9 @@ pub fn load(path: &str) -> Result<Net, String> {
     use std::io::Read;
     // Read no more than the largest network: a device or a huge file is refused, not
     // swallowed.
-    let largest = 8 + MAX_SLOTS + 2 + 2 * (2 * MAX_SLOTS * 64 + 1 + 2) * HIDDEN + 4;
     let mut b = Vec::new();
     std::fs::File::open(path)
-        .and_then(|f| f.take(largest as u64 + 1).read_to_end(&mut b))
+        .and_then(|f| f.take(file_len(MAX_SLOTS) as u64 + 1).read_to_end(&mut b))
         .map_err(|e| format!("EvalFile {path}: {e}"))?;
     Net::parse(&b).map_err(|e| format!("EvalFile {path}: {e}"))
 }
