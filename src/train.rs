@@ -63,6 +63,8 @@ struct Data {
     /// Input of each input in Black's view.
     flip: Vec<u16>,
     ninputs: usize,
+    /// The kinds the inputs are for, in slot order.
+    kinds: Vec<Kind>,
     /// The network adds to the hand-made evaluation instead of replacing it.
     residual: bool,
 }
@@ -135,6 +137,7 @@ fn load(v: &'static Variant, files: &[String], cfg: &Config) -> Result<Data, Str
         valid: Vec::new(),
         flip,
         ninputs,
+        kinds: kinds.clone(),
         residual: cfg.residual,
     };
     let lines = crate::datagen::read_lines(files)?;
@@ -429,5 +432,5 @@ pub fn run(v: &'static Variant, files: &[String], cfg: &Config) -> Result<Vec<u8
             t0.elapsed().as_secs_f64()
         );
     }
-    Ok(write(&kinds_of(v)?, &p, cfg.residual))
+    Ok(write(&d.kinds, &p, cfg.residual))
 }
