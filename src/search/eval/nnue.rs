@@ -25,7 +25,7 @@ use crate::rules::{Position, Variant};
 use std::sync::OnceLock;
 
 /// Hidden units per side.
-pub const HIDDEN: usize = 32;
+pub const HIDDEN: usize = 64;
 /// Scale of the input layer: the clipped ReLU's ceiling.
 pub const QA: i32 = 255;
 /// Scale of the output weights.
