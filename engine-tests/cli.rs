@@ -1034,10 +1034,11 @@ fn train_and_evalfile() {
         err.contains("hand-made evaluation's held-out error") && err.contains("epoch 2:"),
         "{err}"
     );
-    assert!(std::fs::read(&net).unwrap().starts_with(b"LNN1"));
+    assert!(std::fs::read(&net).unwrap().starts_with(b"LNN2"));
+    // Chess positions are no Lighthouse data.
     assert_clean_failure(
         &lancer(&["train", "--variant", "lighthouse", "-o", net_s, data_s]),
-        "not a variant a network can be made for",
+        "chess.txt:1",
     );
     let bad = dir.join("bad.txt");
     std::fs::write(&bad, "8/8/8/8/8/8/8/8 w - - 0 1 | 1-0 | x\n").unwrap();
@@ -1058,6 +1059,8 @@ fn train_and_evalfile() {
         "setoption name EvalFile value Cargo.toml",
         "setoption name EvalFile value /dev/zero",
         "eval",
+        "setoption name EvalFile value src/search/eval/nnue/chess.nnue",
+        "eval",
         "setoption name UCI_Variant value lighthouse",
         "position startpos",
         "setoption name EvalFile value",
@@ -1065,11 +1068,15 @@ fn train_and_evalfile() {
     ]);
     let network: Vec<&str> = out
         .lines()
-        .filter(|l| l.starts_with("info string eval network correction"))
+        .filter(|l| l.starts_with("info string eval network ") && l.contains(" correction "))
         .collect();
-    // Built in, then the file's: not the "none" one, nor lighthouse's.
-    assert_eq!(network.len(), 2, "{out}");
-    assert_eq!(out.matches("info string eval tempo").count(), 5, "{out}");
+    // Built in, the file's, and the file of chess's network: not the "none" one (kept
+    // through the files that failed), nor lighthouse's.
+    assert_eq!(network.len(), 3, "{out}");
+    assert!(network[0].starts_with("info string eval network chess correction"));
+    assert!(network[1].contains("mine.nnue correction"), "{out}");
+    assert!(network[2].contains("chess.nnue correction"), "{out}");
+    assert_eq!(out.matches("info string eval tempo").count(), 6, "{out}");
     assert!(
         out.contains("info string error: EvalFile /no/such/file.nnue:"),
         "{out}"

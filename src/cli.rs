@@ -316,7 +316,7 @@ fn variant(vs: &Variants, name: &str) -> Result<&'static Variant, String> {
 /// Loads the variants (built-in, with the user file merged over it).
 pub fn load_variants(file: Option<&str>) -> Result<Variants, String> {
     match file {
-        Some(f) => Variants::with_user_file(f).map_err(|e| e.to_string()),
+        Some(f) => crate::engine::load_variants(f),
         None => Ok(Variants::builtin()),
     }
 }

@@ -1,22 +1,23 @@
 //! `lancer train`: fits a network ([`crate::search::eval::nnue`]) to `lancer datagen`
-//! positions, and writes it in the format the engine reads (`EvalFile`, or built in as
-//! `src/search/eval/chess.nnue`).
+//! positions of one variant, and writes it in the format the engine reads (`EvalFile`,
+//! or built in as `src/search/eval/nnue/<name>.nnue`).
 //!
-//! The net sees each position from both sides (see [`nnue::input`]); its output `o`, in
+//! The net sees each position from both sides (see [`nnue::Layout`]); its output `o`, in
 //! units of [`nnue::SCALE`] centipawns, is by default a correction added to the hand-made
 //! evaluation `h` of the same build (`--whole`: the evaluation itself, `h` = 0). It is
 //! trained by Adam on the mean squared error between `sigmoid(o + h / SCALE)` and the
 //! target: the game's result (weight `lambda`) blended with `sigmoid(score / SCALE)` of
 //! the datagen search's score, both from the side to move. Every position also counts
-//! seen in a mirror (files a-h turned round; the inputs know nothing of castling).
+//! seen in a mirror (files turned round, lancers' facings with them; the inputs know
+//! nothing of castling, and every other rule is the same in a mirror).
 //! Weights are kept in float while training, within the range the i16 file can hold,
 //! and rounded when written. A fiftieth of the data (blocks of 200 lines) is held out
 //! to show over-fitting, beside the hand-made evaluation's own error on it. A correction
 //! belongs to the hand-made weights it was trained over: retrain it when they change.
 
-use crate::rules::piece::{Color, Kind};
+use crate::rules::piece::Color;
 use crate::rules::Variant;
-use crate::search::eval::nnue::{self, HIDDEN, QA, QB};
+use crate::search::eval::nnue::{self, Layout, HIDDEN, QA, QB};
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rayon::prelude::*;
@@ -63,8 +64,8 @@ struct Data {
     /// Input of each input in Black's view.
     flip: Vec<u16>,
     ninputs: usize,
-    /// The kinds the inputs are for, in slot order.
-    kinds: Vec<Kind>,
+    /// What the inputs are.
+    layout: Layout,
     /// The network adds to the hand-made evaluation instead of replacing it.
     residual: bool,
 }
@@ -107,27 +108,18 @@ fn sigmoid(x: f32) -> f32 {
     1.0 / (1.0 + (-x).exp())
 }
 
-/// The kinds of `v`'s network, or the reason it can have none.
-fn kinds_of(v: &Variant) -> Result<Vec<Kind>, String> {
-    nnue::network_kinds(v).ok_or_else(|| {
-        format!(
-            "train: {} is not a variant a network can be made for (8x8, no drops, at most {} kinds)",
-            v.name,
-            nnue::MAX_SLOTS
-        )
-    })
-}
-
 fn load(v: &'static Variant, files: &[String], cfg: &Config) -> Result<Data, String> {
-    let kinds = kinds_of(v)?;
-    let n = kinds.len();
-    let ninputs = 2 * n * 64;
+    let layout = Layout::for_variant(v).map_err(|e| format!("train: {e}"))?;
+    let ninputs = layout.inputs();
     let mut flip = vec![0u16; ninputs];
-    for (s, _) in kinds.iter().enumerate() {
-        for sq in 0..64u8 {
+    let mut mirror = vec![0u16; ninputs];
+    let n = layout.groups.len();
+    for g in 0..n {
+        for bit in 0..64u8 {
             for c in [Color::White, Color::Black] {
-                flip[nnue::input(Color::White, c, s, sq, n)] =
-                    nnue::input(Color::Black, c, s, sq, n) as u16;
+                let i = layout.input(Color::White, c, g, bit);
+                flip[i] = layout.input(Color::Black, c, g, bit) as u16;
+                mirror[i] = layout.mirror(i).unwrap_or(i) as u16;
             }
         }
     }
@@ -137,7 +129,7 @@ fn load(v: &'static Variant, files: &[String], cfg: &Config) -> Result<Data, Str
         valid: Vec::new(),
         flip,
         ninputs,
-        kinds: kinds.clone(),
+        layout: layout.clone(),
         residual: cfg.residual,
     };
     let lines = crate::datagen::read_lines(files)?;
@@ -148,16 +140,7 @@ fn load(v: &'static Variant, files: &[String], cfg: &Config) -> Result<Data, Str
             let (pos, result, score) = crate::datagen::parse_line(v, line)?;
             let bad = |what: &str| format!("{}:{}: {what}", line.0, line.1);
             let mut ins = Vec::with_capacity(32);
-            for (s, &k) in kinds.iter().enumerate() {
-                for c in [Color::White, Color::Black] {
-                    let mut b = pos.pieces_of(c, k);
-                    while b != 0 {
-                        let sq = b.trailing_zeros() as u8;
-                        b &= b - 1;
-                        ins.push(nnue::input(Color::White, c, s, sq, n) as u16);
-                    }
-                }
-            }
+            layout.white_inputs(&pos, &mut ins);
             if ins.len() > 255 {
                 return Err(bad("too many pieces"));
             }
@@ -189,12 +172,12 @@ fn load(v: &'static Variant, files: &[String], cfg: &Config) -> Result<Data, Str
         } else {
             if cfg.mirror {
                 // The inputs know nothing of castling, so the position seen in a
-                // mirror (files a-h turned round) is as good an example.
+                // mirror is as good an example.
                 let m = Sample {
                     start: d.inputs.len() as u32,
                     ..s
                 };
-                d.inputs.extend(ins.iter().map(|&i| i ^ 7));
+                d.inputs.extend(ins.iter().map(|&i| mirror[i as usize]));
                 d.train.push(m);
             }
             d.train.push(s);
@@ -325,22 +308,17 @@ impl Adam {
     }
 }
 
-/// The network file of `p` for `kinds`.
-fn write(kinds: &[Kind], p: &Params, residual: bool) -> Vec<u8> {
-    let mut b = b"LNN1".to_vec();
-    b.extend_from_slice(&u16::from(residual).to_le_bytes());
-    b.extend_from_slice(&(kinds.len() as u16).to_le_bytes());
-    b.extend(kinds.iter().map(|k| k.idx() as u8));
-    b.extend_from_slice(&(HIDDEN as u16).to_le_bytes());
-    let q = |x: f32, s: i32| ((x * s as f32).round() as i16).to_le_bytes();
-    for &w in p.w1.iter().chain(&p.b1) {
-        b.extend_from_slice(&q(w, QA));
-    }
-    for &w in &p.w2 {
-        b.extend_from_slice(&q(w, QB));
-    }
-    b.extend_from_slice(&((p.b2 * (QA * QB) as f32).round() as i32).to_le_bytes());
-    b
+/// The network file of `p` for `layout`.
+fn write(layout: &Layout, p: &Params, residual: bool) -> Vec<u8> {
+    let q = |x: &f32, s: i32| (x * s as f32).round() as i16;
+    nnue::write(
+        layout,
+        residual,
+        p.w1.iter().map(|w| q(w, QA)),
+        p.b1.iter().map(|w| q(w, QA)),
+        p.w2.iter().map(|w| q(w, QB)),
+        (p.b2 * (QA * QB) as f32).round() as i32,
+    )
 }
 
 /// Trains a network for `v` on the `files` and returns its file's bytes.
@@ -432,5 +410,5 @@ pub fn run(v: &'static Variant, files: &[String], cfg: &Config) -> Result<Vec<u8
             t0.elapsed().as_secs_f64()
         );
     }
-    Ok(write(&d.kinds, &p, cfg.residual))
+    Ok(write(&d.layout, &p, cfg.residual))
 }

@@ -314,6 +314,8 @@ pub fn run(
             );
         }
     }
-    let section = params::section_text(&v.name, v, &tuned);
-    Ok(params::replace_section(weights_text, &v.name, &section))
+    // The section the variant reads (its `weights` key), else one of its own name.
+    let name = v.weights.as_deref().unwrap_or(&v.name);
+    let section = params::section_text(name, v, &tuned);
+    Ok(params::replace_section(weights_text, name, &section))
 }

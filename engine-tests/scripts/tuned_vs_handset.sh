@@ -25,8 +25,6 @@ cp -r Cargo.toml Cargo.lock src variants.ini engine-tests "$src/"
 {
   echo "# hand-set weights only"
   for v in chess fullcavalry eightpiece royalstandard lighthouse; do echo "[$v]"; done
-  echo "[fischerandom : chess]"
-  echo "[eightpiecerandom : eightpiece]"
 } > "$src/src/search/eval/weights.ini"
 cargo build --release --quiet --manifest-path "$src/Cargo.toml" --target-dir "$out/handset-target"
 old="$out/handset-target/release/lancer"

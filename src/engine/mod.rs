@@ -90,6 +90,14 @@ impl Default for Engine {
     }
 }
 
+/// The built-in variants with the user file at `path` merged over them, each naming
+/// weights and a network the build has.
+pub fn load_variants(path: &str) -> Result<Variants, String> {
+    let vs = Variants::with_user_file(path).map_err(|e| e.to_string())?;
+    crate::search::eval::check_variants(&vs).map_err(|e| format!("{path}: {e}"))?;
+    Ok(vs)
+}
+
 impl Engine {
     /// An engine with the built-in variants, playing chess from the start.
     pub fn new() -> Engine {
@@ -256,7 +264,7 @@ impl Engine {
         if self.sandbox.is_some() {
             return Err(format!("'{path}': a sandboxed session reads no files"));
         }
-        let vs = Variants::with_user_file(path).map_err(|e| e.to_string())?;
+        let vs = load_variants(path)?;
         let name = self.variant.name.clone();
         self.variants = vs;
         self.variant = self

@@ -252,7 +252,18 @@ pub const OPTIONS: &[EngineOption] = &[
                 None | Some("") | Some("<empty>") => EvalChoice::Builtin,
                 Some(p) if p.eq_ignore_ascii_case("none") => EvalChoice::Hand,
                 Some(p) => {
-                    EvalChoice::Net(std::sync::Arc::new(crate::search::eval::nnue::load(p)?))
+                    let net = crate::search::eval::nnue::load(p)?;
+                    // Options may come before the variant: a network is refused only
+                    // when it can judge none of the variants.
+                    if !e.variants().all().iter().any(|v| net.covers(v)) {
+                        return Err(format!(
+                            "EvalFile {p}: the network ({}x{} board, {} input groups) fits none of the variants",
+                            net.layout.width,
+                            net.layout.height,
+                            net.layout.groups.len()
+                        ));
+                    }
+                    EvalChoice::Net(std::sync::Arc::new(net))
                 }
             };
             Ok(())

@@ -359,13 +359,15 @@ fn cmd_eval(engine: &Engine) {
         let v = net.evaluate(pos);
         out(&if net.residual {
             format!(
-                "info string eval network correction {}: {} (side to move; the search uses this one)",
+                "info string eval network {} correction {}: {} (side to move; the search uses this one)",
+                net.name,
                 uci_score(v),
                 uci_score(b.for_side(pos.side()) + v)
             )
         } else {
             format!(
-                "info string eval network {} (side to move; the search uses this one)",
+                "info string eval network {} {} (side to move; the search uses this one)",
+                net.name,
                 uci_score(v)
             )
         });

@@ -34,20 +34,25 @@ impl fmt::Display for IniError {
 
 impl std::error::Error for IniError {}
 
+/// A `key = value` line of an INI file.
 #[derive(Clone, Debug)]
-struct Entry {
-    value: String,
-    file: String,
-    line: usize,
+pub struct Entry {
+    /// The value, trimmed.
+    pub value: String,
+    /// File name as given.
+    pub file: String,
+    /// 1-based line number.
+    pub line: usize,
 }
 
+/// A `[name]` or `[name : parent]` section of an INI file with its lines in order.
 #[derive(Clone, Debug)]
-struct Section {
-    name: String,
-    parent: Option<String>,
-    file: String,
-    line: usize,
-    keys: Vec<(String, Entry)>,
+pub struct Section {
+    pub name: String,
+    pub parent: Option<String>,
+    pub file: String,
+    pub line: usize,
+    pub keys: Vec<(String, Entry)>,
 }
 
 const KEYS: &[&str] = &[
@@ -79,9 +84,17 @@ const KEYS: &[&str] = &[
     "smallBoardValues",
     "chess960Variant",
     "wdlModel",
+    "network",
+    "weights",
 ];
 
-fn parse_sections(text: &str, file: &str) -> Result<Vec<Section>, IniError> {
+/// Reads the sections of an INI file (the format above; `variants.ini` and the
+/// evaluation's `weights.ini` share it). With `known`, a key not in it is an error.
+pub fn read_sections(
+    text: &str,
+    file: &str,
+    known: Option<&[&str]>,
+) -> Result<Vec<Section>, IniError> {
     let mut out: Vec<Section> = Vec::new();
     let err = |line: usize, msg: String| IniError {
         file: file.to_string(),
@@ -113,7 +126,7 @@ fn parse_sections(text: &str, file: &str) -> Result<Vec<Section>, IniError> {
             {
                 return Err(err(
                     ln,
-                    format!("bad variant name '{name}' (letters, digits, '_', '-')"),
+                    format!("bad section name '{name}' (letters, digits, '_', '-')"),
                 ));
             }
             if out.iter().any(|s| s.name == name) {
@@ -132,7 +145,7 @@ fn parse_sections(text: &str, file: &str) -> Result<Vec<Section>, IniError> {
             .split_once('=')
             .ok_or_else(|| err(ln, format!("expected 'key = value', got '{line}'")))?;
         let k = k.trim();
-        if !KEYS.contains(&k) {
+        if known.is_some_and(|ks| !ks.contains(&k)) {
             return Err(err(ln, format!("unknown key '{k}'")));
         }
         let sec = out
@@ -192,6 +205,8 @@ fn build_variant(
         small_board_values: false,
         chess960_variant: None,
         wdl_model: None,
+        network: None,
+        weights: None,
         width: 8,
         height: 8,
         mask: 0,
@@ -392,6 +407,15 @@ fn build_variant(
         model.copy_from_slice(&nums);
         v.wdl_model = Some(model);
     }
+    for (key, field) in [("network", &mut v.network), ("weights", &mut v.weights)] {
+        if let Some(e) = keys.get(key) {
+            let name = e.value.as_str();
+            if name.is_empty() || name.contains(char::is_whitespace) {
+                return Err(e.err(format!("{key}: '{name}' is not a name (or 'none')")));
+            }
+            *field = (name != "none").then(|| name.to_string());
+        }
+    }
     if let Some(e) = keys.get("xboardParent") {
         if e.value.is_empty() || e.value.contains(char::is_whitespace) {
             return Err(e.err(format!("xboardParent: '{}' is not a variant name", e.value)));
@@ -436,6 +460,32 @@ fn build_variant(
     Ok(v)
 }
 
+/// Section `s` and the sections it inherits from, `s` first and the root last.
+pub fn chain<'a>(sections: &'a [Section], s: &'a Section) -> Result<Vec<&'a Section>, IniError> {
+    let mut chain = vec![s];
+    let mut cur = s;
+    while let Some(p) = &cur.parent {
+        let parent = sections
+            .iter()
+            .find(|x| &x.name == p)
+            .ok_or_else(|| IniError {
+                file: s.file.clone(),
+                line: s.line,
+                msg: format!("[{}] inherits from unknown [{p}]", cur.name),
+            })?;
+        if chain.iter().any(|c| c.name == parent.name) {
+            return Err(IniError {
+                file: s.file.clone(),
+                line: s.line,
+                msg: format!("[{}]: inheritance loop", s.name),
+            });
+        }
+        chain.push(parent);
+        cur = parent;
+    }
+    Ok(chain)
+}
+
 /// The loaded variants.
 #[derive(Clone, Debug)]
 pub struct Variants {
@@ -453,7 +503,7 @@ impl Variants {
     pub fn load(files: &[(&str, &str)]) -> Result<Variants, IniError> {
         let mut sections: Vec<Section> = Vec::new();
         for (text, file) in files {
-            for s in parse_sections(text, file)? {
+            for s in read_sections(text, file, Some(KEYS))? {
                 match sections.iter_mut().find(|x| x.name == s.name) {
                     Some(old) => {
                         if s.parent.is_some() {
@@ -467,28 +517,7 @@ impl Variants {
         }
         let mut list = Vec::new();
         for s in &sections {
-            // Collect keys along the parent chain, root first.
-            let mut chain = vec![s];
-            let mut cur = s;
-            while let Some(p) = &cur.parent {
-                let parent = sections
-                    .iter()
-                    .find(|x| &x.name == p)
-                    .ok_or_else(|| IniError {
-                        file: s.file.clone(),
-                        line: s.line,
-                        msg: format!("[{}] inherits from unknown [{p}]", cur.name),
-                    })?;
-                if chain.iter().any(|c| c.name == parent.name) {
-                    return Err(IniError {
-                        file: s.file.clone(),
-                        line: s.line,
-                        msg: format!("[{}]: inheritance loop", s.name),
-                    });
-                }
-                chain.push(parent);
-                cur = parent;
-            }
+            let chain = chain(&sections, s)?;
             let mut keys: HashMap<String, Entry> = HashMap::new();
             for sec in chain.iter().rev() {
                 for (k, e) in &sec.keys {

@@ -58,6 +58,12 @@ pub struct Variant {
     /// The win/draw/loss model `[a0, a1, a2, b0, b1, b2]` of `UCI_ShowWDL` (see
     /// `search::wdl`); `None`: the default model (`search::wdl::DEFAULT_MODEL`).
     pub wdl_model: Option<[f64; 6]>,
+    /// The network the evaluation uses (`network` key: a network built into the engine),
+    /// `None` for the hand-made evaluation alone.
+    pub network: Option<String>,
+    /// The section of the tuned weights the evaluation uses (`weights` key), `None` for
+    /// the hand-set weights.
+    pub weights: Option<String>,
     /// Board width (files).
     pub width: u8,
     /// Board height (ranks).

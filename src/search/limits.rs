@@ -41,7 +41,7 @@ pub enum EvalChoice {
     Builtin,
     /// The hand-made evaluation alone.
     Hand,
-    /// This network where it covers the variant, else the hand-made evaluation.
+    /// This network where it covers the variant, else the build's network for it.
     Net(std::sync::Arc<Net>),
 }
 
@@ -51,7 +51,8 @@ impl EvalChoice {
         match self {
             EvalChoice::Builtin => nnue::builtin(v),
             EvalChoice::Hand => None,
-            EvalChoice::Net(n) => Some(&**n).filter(|n| n.covers(v)),
+            EvalChoice::Net(n) if n.covers(v) => Some(&**n),
+            EvalChoice::Net(_) => nnue::builtin(v),
         }
     }
 }

@@ -86,6 +86,20 @@ pub trait Acc {
     fn add_squares(&mut self, s: Score);
 }
 
+/// Checks that the weights and the network each variant of `vs` names are built in
+/// (and the network can judge it); the error names the first that is not.
+pub fn check_variants(vs: &crate::rules::Variants) -> Result<(), String> {
+    for v in vs.all() {
+        nnue::check(v)?;
+        if let Some(w) = &v.weights {
+            if !params::has_section(params::EMBEDDED, w) {
+                return Err(format!("[{}]: weights '{w}' are not built in", v.name));
+            }
+        }
+    }
+    Ok(())
+}
+
 /// Sums the weights: the evaluation.
 struct Sum<'a> {
     p: &'a Params,

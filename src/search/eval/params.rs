@@ -339,70 +339,21 @@ pub fn defaults(v: &Variant) -> Params {
 /// The tuned weights the build embeds (written by `lancer tune`).
 pub const EMBEDDED: &str = include_str!("weights.ini");
 
-/// One `[section]` of a weights file: its name, the section it extends, and its lines
-/// `name = mg eg` (with their line numbers).
-struct Section<'a> {
-    name: &'a str,
-    parent: Option<&'a str>,
-    entries: Vec<(usize, &'a str, &'a str)>,
-}
-
-fn sections(text: &str) -> Result<Vec<Section<'_>>, String> {
-    let mut out: Vec<Section> = Vec::new();
-    for (i, raw) in text.lines().enumerate() {
-        let line = raw.split('#').next().unwrap_or("").trim();
-        if line.is_empty() {
-            continue;
-        }
-        if let Some(inner) = line.strip_prefix('[') {
-            let inner = inner
-                .strip_suffix(']')
-                .ok_or_else(|| format!("line {}: section header without ']'", i + 1))?;
-            let (name, parent) = match inner.split_once(':') {
-                Some((n, p)) => (n.trim(), Some(p.trim())),
-                None => (inner.trim(), None),
-            };
-            out.push(Section {
-                name,
-                parent,
-                entries: Vec::new(),
-            });
-        } else {
-            let (k, v) = line
-                .split_once('=')
-                .ok_or_else(|| format!("line {}: expected 'name = mg eg'", i + 1))?;
-            let s = out
-                .last_mut()
-                .ok_or_else(|| format!("line {}: a weight before any [section]", i + 1))?;
-            s.entries.push((i + 1, k.trim(), v.trim()));
-        }
-    }
-    Ok(out)
-}
-
-/// Applies section `name` of `text` (after the sections it extends) onto `p`; a
-/// missing section leaves `p` as it is.
+/// Applies section `name` of weights file `text` (after the sections it extends) onto
+/// `p`; a missing section leaves `p` as it is. The file is read by the variants' INI
+/// reader.
 fn apply(text: &str, name: &str, p: &mut Params) -> Result<(), String> {
-    let secs = sections(text)?;
-    let mut chain = Vec::new();
-    let mut cur = Some(name);
-    while let Some(n) = cur {
-        let Some(s) = secs.iter().find(|s| s.name == n) else {
-            if chain.is_empty() {
-                return Ok(());
-            }
-            return Err(format!("[{}] extends unknown section '{n}'", name));
-        };
-        if chain.len() > secs.len() {
-            return Err(format!("[{name}]: sections extend each other in a loop"));
-        }
-        chain.push(s);
-        cur = s.parent;
-    }
-    for s in chain.iter().rev() {
-        for &(ln, key, val) in &s.entries {
+    use crate::rules::ini::{chain, read_sections};
+    let secs = read_sections(text, "weights", None).map_err(|e| e.to_string())?;
+    let Some(s) = secs.iter().find(|s| s.name == name) else {
+        return Ok(());
+    };
+    for s in chain(&secs, s).map_err(|e| e.to_string())?.iter().rev() {
+        for (key, e) in &s.keys {
+            let ln = e.line;
+            let val = &e.value;
             let i = (0..NPARAMS)
-                .find(|&i| self::name(i) == key)
+                .find(|&i| self::name(i) == *key)
                 .ok_or_else(|| format!("line {ln}: unknown weight '{key}'"))?;
             let nums: Vec<i32> = val
                 .split_whitespace()
@@ -418,10 +369,19 @@ fn apply(text: &str, name: &str, p: &mut Params) -> Result<(), String> {
     Ok(())
 }
 
-/// The weights of `v`: its section of `text` over the hand-set ones.
+/// Whether weights file `text` has a section `name`.
+pub fn has_section(text: &str, name: &str) -> bool {
+    crate::rules::ini::read_sections(text, "weights", None)
+        .is_ok_and(|secs| secs.iter().any(|s| s.name == name))
+}
+
+/// The weights of `v`: the section of `text` its `weights` key names over the
+/// hand-set ones (the hand-set ones alone without the key).
 pub fn from_text(v: &Variant, text: &str) -> Result<Params, String> {
     let mut p = defaults(v);
-    apply(text, &v.name, &mut p)?;
+    if let Some(name) = &v.weights {
+        apply(text, name, &mut p)?;
+    }
     Ok(p)
 }
 
@@ -504,14 +464,15 @@ mod tests {
     #[test]
     fn sections_extend_and_errors_name_the_line() {
         let vs = Variants::builtin();
+        // Chess960 reads chess's section through variants.ini's `weights` key.
         let v = vs.get("fischerandom").unwrap();
-        let p = from_text(v, "[chess]\ntempo = 20 5\n[fischerandom : chess]\n").unwrap();
+        let p = from_text(v, "[base]\ntempo = 20 5\n[chess : base]\n").unwrap();
         assert_eq!(p.w[TEMPO], Score::new(20, 5));
-        let e = from_text(v, "[fischerandom]\nbogus = 1 2\n").unwrap_err();
+        let e = from_text(v, "[chess]\nbogus = 1 2\n").unwrap_err();
         assert!(e.contains("line 2") && e.contains("bogus"), "{e}");
-        let e = from_text(v, "[fischerandom]\ntempo = 1\n").unwrap_err();
+        let e = from_text(v, "[chess]\ntempo = 1\n").unwrap_err();
         assert!(e.contains("two integers"), "{e}");
-        let e = from_text(v, "[fischerandom : nowhere]\n").unwrap_err();
+        let e = from_text(v, "[chess : nowhere]\n").unwrap_err();
         assert!(e.contains("nowhere"), "{e}");
         let replaced = replace_section("[a]\nx = 1 1\n[b]\ny = 2 2\n", "a", "[a]\nz = 3 3\n");
         assert_eq!(replaced, "[a]\nz = 3 3\n\n[b]\ny = 2 2\n");

@@ -1,0 +1,292 @@
+//! A network's inputs (docs/protocols.md, Networks): each is a colour, a group and a
+//! bit. A group is a piece kind with its state on the board (a lancer with each facing
+//! is a group of its own, a frozen standard-bearer too), whose bit is the square, or a
+//! kind in hand, whose bit `i` says the hand holds more than `i` of it. Holes never hold
+//! a piece, so they are never inputs.
+//!
+//! Each side sees the position as its own: its pieces first, and for Black the board
+//! turned upside down (ranks counted from its side, a lancer's facing turned with it).
+
+use crate::rules::bitboard::{bb, Bitboard};
+use crate::rules::piece::{Color, Kind, ALL_KINDS, FACING_MASK};
+use crate::rules::{Position, Variant};
+
+/// Groups a network can have.
+pub const MAX_GROUPS: usize = 32;
+
+/// What one group of 64 inputs stands for.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Group {
+    /// A piece of this kind on a square (any kind without a state of its own).
+    Piece(Kind),
+    /// A lancer with this facing (0 = north, clockwise) on a square.
+    Lancer(u8),
+    /// A standard-bearer, frozen or not, on a square.
+    Bearer { frozen: bool },
+    /// Pieces of this kind in hand: bit `i` is the hand holding more than `i`.
+    Hand(Kind),
+}
+
+/// A facing seen with the board turned upside down (north and south swap).
+fn facing_vflip(f: u8) -> u8 {
+    (12 - f) % 8
+}
+
+/// A facing seen in a mirror (files a-h turned round: east and west swap).
+fn facing_hflip(f: u8) -> u8 {
+    (8 - f) & 7
+}
+
+impl Group {
+    /// The two bytes a network file stores for the group.
+    pub fn encode(self) -> [u8; 2] {
+        match self {
+            Group::Piece(k) => [0, k.idx() as u8],
+            Group::Lancer(f) => [1, f],
+            Group::Bearer { frozen } => [2, u8::from(frozen)],
+            Group::Hand(k) => [3, k.idx() as u8],
+        }
+    }
+
+    /// The group of two stored bytes.
+    pub fn decode(b: [u8; 2]) -> Result<Group, String> {
+        let kind = || {
+            ALL_KINDS
+                .get(b[1] as usize)
+                .copied()
+                .ok_or_else(|| format!("network names kind {}, which does not exist", b[1]))
+        };
+        match b[0] {
+            0 => Ok(Group::Piece(kind()?)),
+            1 if b[1] <= FACING_MASK => Ok(Group::Lancer(b[1])),
+            2 if b[1] <= 1 => Ok(Group::Bearer { frozen: b[1] == 1 }),
+            3 => Ok(Group::Hand(kind()?)),
+            _ => Err(format!("network has an unknown input group {b:?}")),
+        }
+    }
+
+    /// Whether its bits are squares (not counts in hand).
+    pub fn on_board(self) -> bool {
+        !matches!(self, Group::Hand(_))
+    }
+
+    /// The group seen with the board turned upside down.
+    fn vflip(self) -> Group {
+        match self {
+            Group::Lancer(f) => Group::Lancer(facing_vflip(f)),
+            g => g,
+        }
+    }
+
+    /// The group seen in a mirror.
+    fn hflip(self) -> Group {
+        match self {
+            Group::Lancer(f) => Group::Lancer(facing_hflip(f)),
+            g => g,
+        }
+    }
+
+    /// The bits of colour `c`'s pieces of this group in `pos`.
+    #[inline(always)]
+    fn bits(self, pos: &Position, c: Color) -> Bitboard {
+        match self {
+            Group::Piece(k) => pos.pieces_of(c, k),
+            Group::Lancer(f) => {
+                let mut out = 0;
+                let mut b = pos.pieces_of(c, Kind::Lancer);
+                while b != 0 {
+                    let sq = b.trailing_zeros() as u8;
+                    b &= b - 1;
+                    if pos.facing_at(sq) == f {
+                        out |= bb(sq);
+                    }
+                }
+                out
+            }
+            Group::Bearer { frozen } => {
+                let f = if frozen { pos.frozen() } else { !pos.frozen() };
+                pos.pieces_of(c, Kind::Bearer) & f
+            }
+            Group::Hand(k) => {
+                let n = u32::from(pos.hand(c, k)).min(63);
+                (1u64 << n) - 1
+            }
+        }
+    }
+}
+
+/// The groups a network for `v` has, in file order: each kind of the variant on the
+/// board (lancers once per facing, bearers frozen and not), then each kind a capture
+/// can put in hand where the variant drops.
+pub fn groups_of(v: &Variant) -> Result<Vec<Group>, String> {
+    let mut gs = Vec::new();
+    for k in ALL_KINDS.into_iter().filter(|&k| v.has(k)) {
+        match k {
+            Kind::Lancer => gs.extend((0..8).map(Group::Lancer)),
+            Kind::Bearer => gs.extend([false, true].map(|frozen| Group::Bearer { frozen })),
+            _ => gs.push(Group::Piece(k)),
+        }
+    }
+    if v.drops {
+        for k in ALL_KINDS.into_iter().filter(|&k| {
+            ALL_KINDS
+                .iter()
+                .any(|&c| c != Kind::King && v.has(c) && v.demote[c.idx()] == k)
+        }) {
+            gs.push(Group::Hand(k));
+        }
+    }
+    if gs.len() > MAX_GROUPS {
+        return Err(format!(
+            "{} needs {} input groups; a network has at most {MAX_GROUPS}",
+            v.name,
+            gs.len()
+        ));
+    }
+    Ok(gs)
+}
+
+/// The inputs of one network: its groups and the board they lie on.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Layout {
+    pub groups: Vec<Group>,
+    /// Files of the board.
+    pub width: u8,
+    /// Ranks of the board.
+    pub height: u8,
+    /// Each group's index seen from Black (a lancer's facing turned).
+    vflip: [u8; MAX_GROUPS],
+}
+
+impl Layout {
+    /// The layout of `groups` on a `width` x `height` board (1 to 8 each).
+    pub fn new(groups: Vec<Group>, width: u8, height: u8) -> Result<Layout, String> {
+        if groups.is_empty() || groups.len() > MAX_GROUPS {
+            return Err(format!(
+                "network has {} input groups (1 to {MAX_GROUPS})",
+                groups.len()
+            ));
+        }
+        if !(1..=8).contains(&width) || !(1..=8).contains(&height) {
+            return Err(format!("network is for a {width}x{height} board"));
+        }
+        for (i, g) in groups.iter().enumerate() {
+            if groups[..i].contains(g) {
+                return Err(format!("network names input group {g:?} twice"));
+            }
+        }
+        let mut vflip = [0u8; MAX_GROUPS];
+        for (i, g) in groups.iter().enumerate() {
+            // A layout whose turned group is missing cannot see Black's pieces.
+            vflip[i] = groups
+                .iter()
+                .position(|x| *x == g.vflip())
+                .ok_or_else(|| format!("network has {g:?} but not {:?}", g.vflip()))?
+                as u8;
+        }
+        Ok(Layout {
+            groups,
+            width,
+            height,
+            vflip,
+        })
+    }
+
+    /// The layout of a network for `v`.
+    pub fn for_variant(v: &Variant) -> Result<Layout, String> {
+        Layout::new(groups_of(v)?, v.width, v.height)
+    }
+
+    /// Whether a network of this layout can judge `v`'s positions: the same board and
+    /// a group for every group of `v`.
+    pub fn covers(&self, v: &Variant) -> bool {
+        v.width == self.width
+            && v.height == self.height
+            && groups_of(v).is_ok_and(|gs| gs.iter().all(|g| self.groups.contains(g)))
+    }
+
+    /// Inputs per side.
+    pub fn inputs(&self) -> usize {
+        2 * self.groups.len() * 64
+    }
+
+    /// The input of colour `c`'s bit `bit` of group `g` as side `view` sees it.
+    #[inline(always)]
+    pub fn input(&self, view: Color, c: Color, g: usize, bit: u8) -> usize {
+        let rel = usize::from(c != view);
+        let n = self.groups.len();
+        let (g, bit) = if view == Color::White {
+            (g, bit)
+        } else if self.groups[g].on_board() {
+            let (rank, file) = (bit / 8, bit % 8);
+            (self.vflip[g] as usize, (self.height - 1 - rank) * 8 + file)
+        } else {
+            (g, bit)
+        };
+        (rel * n + g) * 64 + bit as usize
+    }
+
+    /// White's input `i` in a mirror (files turned round, facings with them), for
+    /// training on the mirrored position too; `None` where the layout lacks the
+    /// mirrored group.
+    pub fn mirror(&self, i: usize) -> Option<usize> {
+        let n = self.groups.len();
+        let (block, bit) = (i / 64, (i % 64) as u8);
+        let (rel, g) = (block / n, block % n);
+        let grp = self.groups[g];
+        let g = self.groups.iter().position(|x| *x == grp.hflip())?;
+        let bit = if grp.on_board() {
+            (bit / 8) * 8 + (self.width - 1 - bit % 8)
+        } else {
+            bit
+        };
+        Some((rel * n + g) * 64 + bit as usize)
+    }
+
+    /// The bits of every group of `pos` (White's groups, then Black's).
+    #[inline(always)]
+    pub fn bits(&self, pos: &Position) -> [Bitboard; 2 * MAX_GROUPS] {
+        let mut p = [0; 2 * MAX_GROUPS];
+        let n = self.groups.len();
+        for (i, g) in self.groups.iter().enumerate() {
+            p[i] = g.bits(pos, Color::White);
+            p[n + i] = g.bits(pos, Color::Black);
+        }
+        p
+    }
+
+    /// The inputs of `pos` as White sees it.
+    pub fn white_inputs(&self, pos: &Position, out: &mut Vec<u16>) {
+        let n = self.groups.len();
+        for (i, mut b) in self.bits(pos).into_iter().take(2 * n).enumerate() {
+            let (c, g) = if i < n {
+                (Color::White, i)
+            } else {
+                (Color::Black, i - n)
+            };
+            while b != 0 {
+                let bit = b.trailing_zeros() as u8;
+                b &= b - 1;
+                out.push(self.input(Color::White, c, g, bit) as u16);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn facings_turn_with_the_board() {
+        // n ne e se s sw w nw
+        assert_eq!(
+            (0..8).map(facing_vflip).collect::<Vec<_>>(),
+            [4, 3, 2, 1, 0, 7, 6, 5]
+        );
+        assert_eq!(
+            (0..8).map(facing_hflip).collect::<Vec<_>>(),
+            [0, 7, 6, 5, 4, 3, 2, 1]
+        );
+    }
+}
