@@ -878,23 +878,24 @@ fn a_closed_pipe_ends_output_quietly() {
     }
 }
 
-/// Issue 14: `lancer datagen` writes `EFEN | result | score` lines of quiet positions;
-/// a seed gives the same file with one thread or two. `lancer tune` fits the weights
-/// to them and rewrites only its variant's section of the weights file, which then
-/// reads back; bad data, terms and variants fail cleanly.
+/// Issue 14 and 32: `lancer datagen` writes a data file of quiet positions labelled
+/// with their game's result; a seed gives the same file with one thread or two, and a
+/// run killed part way goes on from its last whole game to the same file. `lancer
+/// tune` fits the weights to them and rewrites only its variant's section of the
+/// weights file, which then reads back; bad data, terms and variants fail cleanly.
 #[test]
 fn datagen_and_tune() {
     let dir = std::env::temp_dir().join(format!("lancer-datagen-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let data = dir.join("lighthouse.txt");
+    let data = dir.join("lighthouse.data");
     let data_s = data.to_str().unwrap();
-    let run = |threads: &str, out: &str| {
-        lancer(&[
+    let args = |threads: &'static str, games: &'static str, out: &str| {
+        let mut a = vec![
             "datagen",
             "--variant",
             "lighthouse",
             "--games",
-            "4",
+            games,
             "--nodes",
             "400",
             "--seed",
@@ -902,33 +903,43 @@ fn datagen_and_tune() {
             "--threads",
             threads,
             "-o",
-            out,
-        ])
+        ];
+        a.push(Box::leak(out.to_string().into_boxed_str()));
+        a
     };
-    let o = run("2", data_s);
+    let o = lancer(&args("2", "6", data_s));
     assert!(o.status.success(), "{}", stderr(&o));
-    assert!(stderr(&o).contains("4 games"), "{}", stderr(&o));
-    let text = std::fs::read_to_string(&data).unwrap();
-    let lines: Vec<&str> = text.lines().collect();
-    assert!(lines.len() >= 20, "{} positions", lines.len());
-    let v = common::variants().get("lighthouse").unwrap();
-    for l in &lines {
-        let f: Vec<&str> = l.split(" | ").collect();
-        assert_eq!(f.len(), 3, "{l}");
-        let p = lancer::rules::Position::from_efen(v, f[0]).unwrap();
-        assert!(!p.in_check(), "a quiet position: {l}");
-        assert!(["1-0", "0-1", "1/2-1/2"].contains(&f[1]), "{l}");
-        f[2].parse::<i32>().unwrap();
-    }
-    // All positions of a game share its result.
-    let one = dir.join("one.txt");
-    let o = run("1", one.to_str().unwrap());
-    assert!(o.status.success(), "{}", stderr(&o));
-    assert_eq!(
-        std::fs::read_to_string(&one).unwrap(),
-        text,
-        "same seed, same data"
+    let err = stderr(&o);
+    assert!(
+        err.contains("6 games") && err.contains("positions/s"),
+        "{err}"
     );
+    let bytes = std::fs::read(&data).unwrap();
+    assert!(bytes.starts_with(b"LDT1"));
+    let v = common::variants().get("lighthouse").unwrap();
+    let samples = lancer::training::data::read(v, &[data_s.to_string()]).unwrap();
+    assert!(samples.len() >= 20, "{} positions", samples.len());
+    for s in &samples {
+        assert!(!s.pos.in_check(), "a quiet position: {}", s.pos.efen());
+        assert!([0.0, 0.5, 1.0].contains(&s.result));
+    }
+    // One thread, four games, then a rerun to six: the same file.
+    let one = dir.join("one.data");
+    let one_s = one.to_str().unwrap();
+    let o = lancer(&args("1", "4", one_s));
+    assert!(o.status.success(), "{}", stderr(&o));
+    // A killed run leaves a cut game behind; the rerun cuts it off and goes on.
+    let mut cut = std::fs::read(&one).unwrap();
+    cut.extend_from_slice(&bytes[bytes.len() - 40..]);
+    std::fs::write(&one, &cut).unwrap();
+    let o = lancer(&args("1", "6", one_s));
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).contains("this run 2 games"), "{}", stderr(&o));
+    assert_eq!(std::fs::read(&one).unwrap(), bytes, "same seed, same data");
+    // Other settings into the same file are refused.
+    let mut other = args("1", "6", one_s);
+    other[8] = "10";
+    assert_clean_failure(&lancer(&other), "other settings");
 
     let weights = dir.join("weights.ini");
     let start = "# mine\n[chess]\ntempo = 20 20\n\n[lighthouse]\ntempo = 5 5\n";
@@ -968,12 +979,27 @@ fn datagen_and_tune() {
     let bad = dir.join("bad.txt");
     std::fs::write(&bad, "4/4/4/4/4/4/4/4 w - - 0 1 | 2-0 | 0\n").unwrap();
     assert_clean_failure(&tune(&[bad.to_str().unwrap()]), "bad.txt:1");
+    // Text lines are still read.
+    std::fs::write(&bad, "bnkr/pppp/4/4/4/4/PPPP/BNKR[] w - - 0 1 | 1-0 | 12\n").unwrap();
+    let o = tune(&[bad.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let broken = dir.join("broken.data");
+    std::fs::write(&broken, &bytes[..bytes.len() - 5]).unwrap();
+    assert_clean_failure(&tune(&[broken.to_str().unwrap()]), "broken.data");
     assert_clean_failure(
         &tune(&["--terms", "nosuch", data_s]),
         "unknown term 'nosuch'",
     );
     assert_clean_failure(
-        &lancer(&["datagen", "--variant", "nosuch", "--games", "1"]),
+        &lancer(&[
+            "datagen",
+            "--variant",
+            "nosuch",
+            "--games",
+            "1",
+            "-o",
+            data_s,
+        ]),
         "unknown variant",
     );
     std::fs::remove_dir_all(&dir).ok();
@@ -1019,7 +1045,7 @@ fn last_nodes(out: &str) -> u64 {
 fn train_and_evalfile() {
     let dir = std::env::temp_dir().join(format!("lancer-train-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let data = dir.join("chess.txt");
+    let data = dir.join("chess.data");
     let data_s = data.to_str().unwrap();
     let o = lancer(&[
         "datagen", "--games", "4", "--nodes", "300", "--seed", "5", "-o", data_s,
@@ -1038,7 +1064,7 @@ fn train_and_evalfile() {
     // Chess positions are no Lighthouse data.
     assert_clean_failure(
         &lancer(&["train", "--variant", "lighthouse", "-o", net_s, data_s]),
-        "chess.txt:1",
+        "data of chess, not lighthouse",
     );
     let bad = dir.join("bad.txt");
     std::fs::write(&bad, "8/8/8/8/8/8/8/8 w - - 0 1 | 1-0 | x\n").unwrap();

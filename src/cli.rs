@@ -4,7 +4,7 @@
 use crate::engine::Engine;
 use crate::progress::{self, Progress};
 use crate::rules::notation::{move_text, parse_any};
-use crate::rules::setups::setup_count;
+use crate::rules::setups::{seeded_setup, setup_count, start_position};
 use crate::rules::variant::{Start, Variant};
 use crate::rules::{perft, Color, Move, Position, Variants};
 use clap::{Args, Parser, Subcommand};
@@ -47,7 +47,7 @@ pub enum Command {
     Options,
     /// Draw the position as an SVG picture (stdout, or a file with -o).
     Diagram(DiagramArgs),
-    /// Self-play games written as labelled quiet positions, for `lancer tune`.
+    /// Self-play games written as labelled quiet positions, for `lancer train` and `lancer tune`.
     Datagen(DatagenArgs),
     /// Fit the evaluation's weights to `lancer datagen` positions (writes the weights file).
     Tune(TuneArgs),
@@ -76,9 +76,10 @@ pub struct DatagenArgs {
     /// Games played at once.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=crate::engine::MAX_THREADS as u64))]
     pub threads: u64,
-    /// Write to this file instead of stdout.
+    /// The data file: a new one, or one an earlier run with the same settings left
+    /// (the run goes on from its last whole game).
     #[arg(short = 'o', long = "output", value_name = "FILE")]
-    pub output: Option<String>,
+    pub output: String,
 }
 
 /// `lancer tune`.
@@ -87,7 +88,7 @@ pub struct TuneArgs {
     /// Variant name (see `lancer variants`).
     #[arg(long)]
     pub variant: String,
-    /// Files of `lancer datagen` lines.
+    /// Data files of `lancer datagen` (or text lines `EFEN | result | score`).
     #[arg(required = true, value_name = "DATA")]
     pub data: Vec<String>,
     /// The weights file: read for the starting weights, rewritten with the tuned section.
@@ -130,10 +131,10 @@ pub struct TuneArgs {
 /// `lancer train`.
 #[derive(Args, Debug)]
 pub struct TrainArgs {
-    /// Variant name (see `lancer variants`): an 8x8 one without drops, of at most six kinds.
+    /// Variant name (see `lancer variants`).
     #[arg(long, default_value = "chess")]
     pub variant: String,
-    /// Files of `lancer datagen` lines.
+    /// Data files of `lancer datagen` (or text lines `EFEN | result | score`).
     #[arg(required = true, value_name = "DATA")]
     pub data: Vec<String>,
     /// Where to write the network.
@@ -319,23 +320,6 @@ pub fn load_variants(file: Option<&str>) -> Result<Variants, String> {
         Some(f) => crate::engine::load_variants(f),
         None => Ok(Variants::builtin()),
     }
-}
-
-/// The setup number a seeded game of a random variant starts from.
-pub fn seeded_setup(v: &Variant, seed: u64) -> Option<usize> {
-    v.random_setup(&mut rand::rngs::StdRng::seed_from_u64(seed))
-}
-
-/// The start position of `v` (a seeded random setup when `seed` is given).
-pub fn start_position(v: &'static Variant, seed: Option<u64>) -> Result<Position, String> {
-    let fen = match (&v.start, seed) {
-        (Start::Random(r), Some(s)) => {
-            let n = seeded_setup(v, s).unwrap_or(0);
-            v.setup_fen(*r, n)?
-        }
-        _ => v.default_start_fen(),
-    };
-    Position::from_efen(v, &fen)
 }
 
 /// Builds the position a command starts from.
@@ -764,25 +748,26 @@ fn run_openings(vs: &Variants, a: OpeningsArgs) -> Result<(), String> {
 
 fn run_datagen(vs: &Variants, a: DatagenArgs) -> Result<(), String> {
     let v = variant(vs, &a.variant)?;
-    let cfg = crate::datagen::Config {
+    let cfg = crate::training::datagen::Config {
         games: a.games,
         nodes: a.nodes.max(1),
         plies: a.plies,
         seed: a.seed,
         threads: a.threads as usize,
     };
-    let mut out: Box<dyn std::io::Write> = match &a.output {
-        Some(f) => Box::new(std::io::BufWriter::new(
-            std::fs::File::create(f).map_err(|e| format!("{f}: {e}"))?,
-        )),
-        None => Box::new(std::io::stdout().lock()),
-    };
     let t = std::time::Instant::now();
-    let (games, positions) = crate::datagen::run(vs, v, &cfg, &mut *out)?;
+    let r = crate::training::datagen::run(vs, v, &cfg, &a.output)?;
+    let secs = t.elapsed().as_secs_f64().max(1e-3);
+    let rate = r.new_positions as f64 / secs;
     eprintln!(
-        "datagen {}: {games} games, {positions} positions in {:.1}s",
+        "datagen {}: {} games, {} positions in {}; this run {} games, {} positions in {secs:.1}s ({rate:.0} positions/s, {:.0} an hour)",
         v.name,
-        t.elapsed().as_secs_f64()
+        r.games,
+        r.positions,
+        a.output,
+        r.new_games,
+        r.new_positions,
+        rate * 3600.0
     );
     Ok(())
 }
@@ -795,7 +780,7 @@ fn run_tune(vs: &Variants, a: TuneArgs) -> Result<(), String> {
             a.weights
         )
     })?;
-    let cfg = crate::tune::Config {
+    let cfg = crate::training::tune::Config {
         epochs: a.epochs,
         lr: a.lr,
         lambda: a.lambda.clamp(0.0, 1.0),
@@ -805,7 +790,7 @@ fn run_tune(vs: &Variants, a: TuneArgs) -> Result<(), String> {
         report: a.report,
         reg: a.reg.max(0.0),
     };
-    let new = crate::tune::run(v, &a.data, &text, &cfg)?;
+    let new = crate::training::tune::run(v, &a.data, &text, &cfg)?;
     if a.dry_run {
         print!("{new}");
     } else {
@@ -817,7 +802,7 @@ fn run_tune(vs: &Variants, a: TuneArgs) -> Result<(), String> {
 
 fn run_train(vs: &Variants, a: TrainArgs) -> Result<(), String> {
     let v = variant(vs, &a.variant)?;
-    let cfg = crate::train::Config {
+    let cfg = crate::training::train::Config {
         epochs: a.epochs,
         lr: a.lr,
         lambda: a.lambda.clamp(0.0, 1.0),
@@ -826,7 +811,7 @@ fn run_train(vs: &Variants, a: TrainArgs) -> Result<(), String> {
         mirror: !a.no_mirror,
         residual: !a.whole,
     };
-    let net = crate::train::run(v, &a.data, &cfg)?;
+    let net = crate::training::train::run(v, &a.data, &cfg)?;
     std::fs::write(&a.output, net).map_err(|e| format!("{}: {e}", a.output))?;
     eprintln!("wrote {}", a.output);
     Ok(())

@@ -3,7 +3,6 @@
 
 pub mod bench;
 pub mod cli;
-pub mod datagen;
 pub mod diagram;
 pub mod engine;
 pub mod progress;
@@ -11,5 +10,4 @@ pub mod protocol;
 pub mod referee;
 pub mod rules;
 pub mod search;
-pub mod train;
-pub mod tune;
+pub mod training;

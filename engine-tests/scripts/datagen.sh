@@ -1,6 +1,6 @@
 #!/bin/sh
 # Self-play data for `lancer tune` (issue 14), in chunks: round after round, each
-# variant plays GAMES games with the round's seed into DIR/<variant>.<round>.txt, until
+# variant plays GAMES games with the round's seed into DIR/<variant>.<round>.data, until
 # MINUTES have passed. An existing chunk is kept, so a later run with a longer
 # deadline adds to the data instead of repeating it.
 #
@@ -24,13 +24,14 @@ end=$(( $(date +%s) + minutes * 60 ))
 round=1
 while [ "$(date +%s)" -lt "$end" ]; do
     for v in $variants; do
-        f="$dir/$v.$round.txt"
+        f="$dir/$v.$round.data"
         [ -s "$f" ] && continue
         [ "$(date +%s)" -ge "$end" ] && break
+        # A killed chunk (.part) goes on where it stopped.
         "$lancer" datagen --variant "$v" --games "$games" --nodes "$nodes" \
             --seed "$((seed0 + round))" --threads "$threads" -o "$f.part"
         mv "$f.part" "$f"
     done
     round=$((round + 1))
 done
-wc -l "$dir"/*.txt | tail -n 1
+ls -l "$dir"/*.data | awk '{s += $5} END {print s " bytes of data"}'

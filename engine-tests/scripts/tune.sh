@@ -1,6 +1,6 @@
 #!/bin/sh
 # Regenerates the evaluation's weights (src/search/eval/weights.ini) from the data of
-# datagen.sh (issue 14): each variant with files DIR/<variant>.*.txt is tuned from the
+# datagen.sh (issue 14): each variant with files DIR/<variant>.*.data (or .txt) is tuned from the
 # hand-set weights, and its section of the file is replaced. Rebuild afterwards.
 #
 #   engine-tests/scripts/tune.sh DIR [EPOCHS]
@@ -16,8 +16,9 @@ epochs=${2:-1000}
 lancer=${LANCER:-target/release/lancer}
 variants=${VARIANTS:-chess fullcavalry eightpiece royalstandard lighthouse}
 for v in $variants; do
-    set -- "$dir/$v".*.txt
-    [ -e "$1" ] || { echo "tune.sh: no data for $v in $dir" >&2; continue; }
+    set --
+    for f in "$dir/$v".*.data "$dir/$v".*.txt; do [ -e "$f" ] && set -- "$@" "$f"; done
+    [ $# -gt 0 ] || { echo "tune.sh: no data for $v in $dir" >&2; continue; }
     # K is fitted to the weights the file holds now, not to the hand-set ones: the
     # search's margins were set on that scale, and where the hand-set evaluation
     # predicts results poorly (Royal Standard, Lighthouse) its K would sink to the

@@ -11,6 +11,7 @@ pub mod outcome;
 pub mod perft;
 pub mod piece;
 pub mod position;
+pub mod record;
 pub mod setups;
 pub mod variant;
 pub mod xboard_fen;

@@ -132,30 +132,29 @@ fn load(v: &'static Variant, files: &[String], cfg: &Config) -> Result<Data, Str
         layout: layout.clone(),
         residual: cfg.residual,
     };
-    let lines = crate::datagen::read_lines(files)?;
+    let samples = super::data::read(v, files)?;
     type Parsed = (Vec<u16>, bool, f32, f32, f32);
-    let parsed: Vec<Result<Parsed, String>> = lines
+    let parsed: Vec<Parsed> = samples
         .par_iter()
-        .map(|line| {
-            let (pos, result, score) = crate::datagen::parse_line(v, line)?;
-            let bad = |what: &str| format!("{}:{}: {what}", line.0, line.1);
+        .map(|s| {
+            let pos = &s.pos;
             let mut ins = Vec::with_capacity(32);
-            layout.white_inputs(&pos, &mut ins);
-            if ins.len() > 255 {
-                return Err(bad("too many pieces"));
-            }
+            layout.white_inputs(pos, &mut ins);
+            // At most 32 pieces and 64 in hand per kind: far below a u8's count only
+            // for sane data, so longer lists are cut rather than wrapped.
+            ins.truncate(255);
             let white = pos.side() == Color::White;
             let (r, sc) = if white {
-                (result, score)
+                (s.result, s.score)
             } else {
-                (1.0 - result, -score)
+                (1.0 - s.result, -s.score)
             };
-            let hand = crate::search::eval::evaluate(&pos) as f32;
-            Ok((ins, white, r, sc, hand))
+            let hand = crate::search::eval::evaluate(pos) as f32;
+            (ins, white, r, sc, hand)
         })
         .collect();
-    for (p, (_, n, _)) in parsed.into_iter().zip(&lines) {
-        let (ins, white, result, score, hand) = p?;
+    for (p, sample) in parsed.into_iter().zip(&samples) {
+        let (ins, white, result, score, hand) = p;
         let s = Sample {
             start: d.inputs.len() as u32,
             len: ins.len() as u8,
@@ -165,9 +164,7 @@ fn load(v: &'static Variant, files: &[String], cfg: &Config) -> Result<Data, Str
             hand,
         };
         d.inputs.extend_from_slice(&ins);
-        // Held out in blocks of 200 lines of a file (a few games), so that
-        // positions of one game rarely land on both sides.
-        if ((n - 1) / 200) % 50 == 49 {
+        if sample.held_out {
             d.valid.push(s);
         } else {
             if cfg.mirror {

@@ -1,14 +1,16 @@
-//! `lancer datagen`: self-play games at a fixed node count from random openings, written
-//! as quiet positions labelled with the game's result, for `lancer tune`.
+//! `lancer datagen`: self-play games at a fixed node count from random openings (random
+//! setups included), written as quiet positions labelled with the game's result and the
+//! search's score, in the data files of [`super::data`].
 //!
-//! A line is `EFEN | result | score`: the result `1-0`, `0-1` or `1/2-1/2`, and the
-//! search's score in centipawns from White's view. Game `g` of seed `s` depends on
-//! nothing else (its own random stream, a cleared engine, a node limit), so a seed
-//! gives the same file whatever the thread count, and chunks with different seeds add
-//! up to a larger set.
+//! Game `g` of seed `s` depends on nothing else (its own random stream, a cleared
+//! engine, a node limit), so a seed gives the same file whatever the thread count, a
+//! killed run resumes where its last whole game ends, and files with different seeds
+//! add up to a larger set.
 
+use super::data::{self, Header};
 use crate::engine::Engine;
 use crate::progress::Progress;
+use crate::rules::setups::start_position;
 use crate::rules::{Color, MoveList, MoveType, Position, Variant, Variants};
 use crate::search::is_capture;
 use crate::search::{Limits, MATE_BOUND};
@@ -61,14 +63,17 @@ fn quiet(pos: &Position, best: crate::rules::Move, score: i32) -> bool {
         && score.abs() < WIN_SCORE
 }
 
-/// Plays game `g`: a random opening, then self-play with `nodes` a move; returns its
-/// labelled positions.
+/// A played game: its result (0 Black won, 1 drawn, 2 White won) and its quiet
+/// positions with the search's score for White.
+type Played = (u8, Vec<(Position, i16)>);
+
+/// Plays game `g`: a random opening, then self-play with `nodes` a move.
 fn play(
     engine: &mut Engine,
     v: &'static Variant,
     cfg: &Config,
     g: usize,
-) -> Result<Vec<String>, String> {
+) -> Result<Played, String> {
     let mut rng = game_rng(cfg.seed, g);
     let limits = Limits {
         nodes: Some(cfg.nodes),
@@ -84,7 +89,7 @@ fn play(
             return Err(format!("datagen: no balanced opening for game {g}"));
         }
         engine.clear_hash();
-        engine.set_start(crate::cli::start_position(v, Some(rng.gen()))?);
+        engine.set_start(start_position(v, Some(rng.gen()))?);
         let plies = cfg.plies + rng.gen_range(0..=1);
         let mut ok = true;
         for _ in 0..plies {
@@ -104,7 +109,7 @@ fn play(
             break r;
         }
     };
-    let mut candidates: Vec<(String, i32)> = Vec::new();
+    let mut candidates: Vec<(Position, i16)> = Vec::new();
     let mut r = first;
     let mut decisive = 0usize;
     let mut ply = 0usize;
@@ -120,7 +125,7 @@ fn play(
             -r.score
         };
         if quiet(&pos, best, r.score) {
-            candidates.push((pos.efen(), white));
+            candidates.push((pos, white as i16));
         }
         decisive = if r.score.abs() >= WIN_SCORE {
             decisive + 1
@@ -145,72 +150,46 @@ fn play(
         r = engine.analyse(limits.clone(), Box::new(|_, _| {}))?;
     };
     let label = match result {
-        Some(Some(Color::White)) => "1-0",
-        Some(Some(Color::Black)) => "0-1",
-        _ => "1/2-1/2",
+        Some(Some(Color::White)) => 2,
+        Some(Some(Color::Black)) => 0,
+        _ => 1,
     };
-    Ok(candidates
-        .into_iter()
-        .map(|(efen, s)| format!("{efen} | {label} | {s}"))
-        .collect())
+    Ok((label, candidates))
 }
 
-/// A data line and where it was read: file, line number (from 1), text.
-pub type DataLine = (String, usize, String);
-
-/// The lines of `files` that are not empty or `#` comments.
-pub fn read_lines(files: &[String]) -> Result<Vec<DataLine>, String> {
-    let mut lines = Vec::new();
-    for f in files {
-        let text = std::fs::read_to_string(f).map_err(|e| format!("{f}: {e}"))?;
-        for (i, l) in text.lines().enumerate() {
-            if !l.trim().is_empty() && !l.starts_with('#') {
-                lines.push((f.clone(), i + 1, l.to_string()));
-            }
-        }
-    }
-    Ok(lines)
+/// What a run did: games and positions in the file (with those of earlier runs), and
+/// the games and positions this run added.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Summary {
+    pub games: usize,
+    pub positions: usize,
+    pub new_games: usize,
+    pub new_positions: usize,
 }
 
-/// Reads an `EFEN | result | score` line of variant `v`: the position, the result for
-/// White (1, ½, 0) and the score for White (0 when missing). Errors name the file and
-/// line.
-pub fn parse_line(
-    v: &'static Variant,
-    (f, n, l): &DataLine,
-) -> Result<(Position, f32, f32), String> {
-    let bad = |what: &str| format!("{f}:{n}: {what}");
-    let mut parts = l.split('|').map(str::trim);
-    let efen = parts.next().unwrap_or("");
-    let result = match parts.next() {
-        Some("1-0") => 1.0,
-        Some("0-1") => 0.0,
-        Some("1/2-1/2") => 0.5,
-        _ => return Err(bad("expected 'EFEN | 1-0|0-1|1/2-1/2 | score'")),
-    };
-    let score = match parts.next() {
-        Some(s) => s
-            .parse::<f32>()
-            .map_err(|_| bad("the score is not a number"))?,
-        None => 0.0,
-    };
-    let pos = Position::from_efen(v, efen).map_err(|e| bad(&e))?;
-    Ok((pos, result, score))
-}
-
-/// Runs the generator for variant `v` (one of `vs`), writing lines to `out`; returns
-/// (games, positions).
+/// Runs the generator for variant `v` (one of `vs`) into the data file `path`: a new
+/// file, or one an earlier run with the same settings left, which goes on from its last
+/// whole game.
 pub fn run(
     vs: &Variants,
     v: &'static Variant,
     cfg: &Config,
-    out: &mut dyn Write,
-) -> Result<(usize, usize), String> {
-    let next = AtomicUsize::new(0);
-    let (tx, rx) = mpsc::channel::<(usize, Result<Vec<String>, String>)>();
+    path: &str,
+) -> Result<Summary, String> {
+    let header = Header {
+        variant: v.name.clone(),
+        seed: cfg.seed,
+        nodes: cfg.nodes,
+        plies: cfg.plies.min(u16::MAX as usize) as u16,
+    };
+    let (file, done, old_positions) = data::resume(v, path, &header)?;
+    let mut out = std::io::BufWriter::new(file);
+    let done = done as usize;
+    let next = AtomicUsize::new(done);
+    let (tx, rx) = mpsc::channel::<(usize, Result<Played, String>)>();
     let progress = Progress::stderr();
     let start = std::time::Instant::now();
-    std::thread::scope(|s| -> Result<(usize, usize), String> {
+    std::thread::scope(|s| -> Result<Summary, String> {
         for _ in 0..cfg.threads.max(1) {
             let tx = tx.clone();
             let next = &next;
@@ -233,24 +212,34 @@ pub fn run(
         // Games finish out of order; they are written in order, so the file depends on
         // the seed alone.
         let mut pending = BTreeMap::new();
-        let (mut written, mut positions) = (0usize, 0usize);
+        let (mut written, mut positions) = (done, 0usize);
+        let err = |e: std::io::Error| format!("datagen: {path}: {e}");
         for (g, r) in rx {
             pending.insert(g, r?);
-            while let Some(p) = pending.remove(&written) {
-                for l in &p {
-                    writeln!(out, "{l}").map_err(|e| format!("datagen: {e}"))?;
-                }
+            while let Some((result, p)) = pending.remove(&written) {
+                out.write_all(&data::game_block(written as u32, result, &p))
+                    .map_err(err)?;
                 positions += p.len();
                 written += 1;
             }
+            // Whole games reach the disk as they end, so a killed run loses little.
+            out.flush().map_err(err)?;
             let secs = start.elapsed().as_secs_f64().max(1e-3);
             progress.show(&crate::progress::datagen_text(
-                written, cfg.games, positions, secs,
+                written - done,
+                cfg.games - done,
+                positions,
+                secs,
             ));
         }
-        out.flush().map_err(|e| format!("datagen: {e}"))?;
+        out.flush().map_err(err)?;
         progress.clear();
-        Ok((written, positions))
+        Ok(Summary {
+            games: written,
+            positions: old_positions + positions,
+            new_games: written - done,
+            new_positions: positions,
+        })
     })
 }
 

@@ -1,11 +1,11 @@
 //! `lancer tune`: fits the evaluation's weights to game results (Texel's method).
 //!
-//! Every position of the data (`lancer datagen` lines) is traced once: how often each
+//! Every position of the data (`lancer datagen` files) is traced once: how often each
 //! weight counts in it (White minus Black) and its phase. The evaluation is then a
 //! linear function of the weights, and the tuner minimises the mean squared error
 //! between `sigmoid(K·eval)` and the target (the game's result, optionally blended with
 //! the search's score) by Adam. `K` is fitted first, with the starting weights, and
-//! kept. A tenth of the data (blocks of 200 lines) is held out to show over-fitting,
+//! kept. One game in fifty ([`super::data::held_out`]) is held out to show over-fitting,
 //! and an optional L2 term pulls the weights towards where they started. The result replaces
 //! the variant's section of the weights file the build embeds.
 
@@ -58,23 +58,22 @@ struct Data {
     valid: Vec<Sample>,
 }
 
-/// Reads `EFEN | result | score` lines.
+/// Reads and traces the data files.
 fn load(v: &'static Variant, files: &[String]) -> Result<Data, String> {
-    let lines = crate::datagen::read_lines(files)?;
-    if lines.is_empty() {
+    let samples = super::data::read(v, files)?;
+    if samples.is_empty() {
         return Err("tune: no positions in the data".into());
     }
-    type Traced = (Vec<(u16, i32)>, f32, f32, f32, f32);
-    let traced: Vec<Result<Traced, String>> = lines
+    type Traced = (Vec<(u16, i32)>, f32, f32);
+    let traced: Vec<Traced> = samples
         .par_iter()
-        .map(|line| {
-            let (pos, result, score) = crate::datagen::parse_line(v, line)?;
-            let (n, phase, share) = trace(&pos);
+        .map(|s| {
+            let (n, phase, share) = trace(&s.pos);
             let sparse = (0..NPARAMS)
                 .filter(|&i| n[i] != 0)
                 .map(|i| (i as u16, n[i]))
                 .collect();
-            Ok((sparse, phase as f32 / 256.0, share as f32, result, score))
+            (sparse, phase as f32 / 256.0, share as f32)
         })
         .collect();
     let mut d = Data {
@@ -82,20 +81,17 @@ fn load(v: &'static Variant, files: &[String]) -> Result<Data, String> {
         train: Vec::new(),
         valid: Vec::new(),
     };
-    for (i, t) in traced.into_iter().enumerate() {
-        let (sparse, mg, share, result, score) = t?;
+    for ((sparse, mg, share), sample) in traced.into_iter().zip(&samples) {
         let s = Sample {
             start: d.counts.len() as u32,
             len: sparse.len() as u16,
             mg,
             share,
-            result,
-            score,
+            result: sample.result,
+            score: sample.score,
         };
         d.counts.extend(sparse);
-        // Held out in blocks of 200 lines (a few games), so that positions of one game
-        // rarely land on both sides.
-        if i / 200 % 10 == 9 {
+        if sample.held_out {
             d.valid.push(s);
         } else {
             d.train.push(s);
