@@ -158,6 +158,10 @@ pub struct TrainArgs {
     /// Do not also train on the positions seen in a mirror (files turned round).
     #[arg(long)]
     pub no_mirror: bool,
+    /// Train each input's weights alone, without the weights shared by a kind's
+    /// squares and a lancer's facings.
+    #[arg(long)]
+    pub no_factors: bool,
     /// A whole evaluation, not a correction added to the hand-made one.
     #[arg(long)]
     pub whole: bool,
@@ -810,6 +814,7 @@ fn run_train(vs: &Variants, a: TrainArgs) -> Result<(), String> {
         seed: a.seed,
         mirror: !a.no_mirror,
         residual: !a.whole,
+        factors: !a.no_factors,
     };
     let net = crate::training::train::run(v, &a.data, &cfg)?;
     std::fs::write(&a.output, net).map_err(|e| format!("{}: {e}", a.output))?;

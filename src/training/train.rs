@@ -39,6 +39,38 @@ pub struct Config {
     pub mirror: bool,
     /// Train a correction to the hand-made evaluation instead of a whole evaluation.
     pub residual: bool,
+    /// Train shared weights beside each input's own (see [`factors`]).
+    pub factors: bool,
+}
+
+/// No shared weight.
+const NONE: u32 = u32::MAX;
+
+/// The shared weights ("factors") trained beside each input's own, folded into it when
+/// the file is written, so that what one position teaches about a kind reaches every
+/// square: one weight per side and group (the piece wherever it stands), and one per
+/// side, square and kind for lancers and standard-bearers (whatever the facing or the
+/// frozen mark). For each input its (up to two) shared rows, numbered after the real
+/// inputs, and how many shared rows there are.
+fn factors(layout: &Layout) -> (Vec<[u32; 2]>, usize) {
+    use nnue::Group;
+    let n = layout.groups.len();
+    let ninputs = layout.inputs();
+    let base = |g: Group| match g {
+        Group::Lancer(_) => Some(0),
+        Group::Bearer { .. } => Some(1),
+        _ => None,
+    };
+    let mut rows = vec![[NONE; 2]; ninputs];
+    for (i, r) in rows.iter_mut().enumerate() {
+        let (block, bit) = (i / 64, i % 64);
+        let (rel, g) = (block / n, block % n);
+        r[0] = (ninputs + block) as u32;
+        if let Some(b) = base(layout.groups[g]) {
+            r[1] = (ninputs + 2 * n + (rel * 2 + b) * 64 + bit) as u32;
+        }
+    }
+    (rows, 2 * n + 4 * 64)
 }
 
 /// The largest weight the i16 file holds after scaling (with room for the sums).
@@ -64,6 +96,9 @@ struct Data {
     /// Input of each input in Black's view.
     flip: Vec<u16>,
     ninputs: usize,
+    /// The shared rows of each input ([`factors`]), and the rows in all.
+    virt: Vec<[u32; 2]>,
+    nrows: usize,
     /// What the inputs are.
     layout: Layout,
     /// The network adds to the hand-made evaluation instead of replacing it.
@@ -123,12 +158,19 @@ fn load(v: &'static Variant, files: &[String], cfg: &Config) -> Result<Data, Str
             }
         }
     }
+    let (virt, nvirt) = if cfg.factors {
+        factors(&layout)
+    } else {
+        (vec![[NONE; 2]; ninputs], 0)
+    };
     let mut d = Data {
         inputs: Vec::new(),
         train: Vec::new(),
         valid: Vec::new(),
         flip,
         ninputs,
+        virt,
+        nrows: ninputs + nvirt,
         layout: layout.clone(),
         residual: cfg.residual,
     };
@@ -198,12 +240,24 @@ impl Data {
         let ins = &self.inputs[s.start as usize..s.start as usize + s.len as usize];
         for &i in ins {
             for (view, i) in [(0, i as usize), (1, self.flip[i as usize] as usize)] {
-                let row = &p.w1[i * HIDDEN..(i + 1) * HIDDEN];
-                for (a, w) in acc[view].iter_mut().zip(row) {
-                    *a += w;
+                for r in self.rows(i) {
+                    let row = &p.w1[r * HIDDEN..(r + 1) * HIDDEN];
+                    for (a, w) in acc[view].iter_mut().zip(row) {
+                        *a += w;
+                    }
                 }
             }
         }
+    }
+
+    /// The rows input `i` adds: its own and its shared ones.
+    fn rows(&self, i: usize) -> impl Iterator<Item = usize> + '_ {
+        std::iter::once(i).chain(
+            self.virt[i]
+                .iter()
+                .filter(|&&v| v != NONE)
+                .map(|&v| v as usize),
+        )
     }
 
     /// The output for sample `s` and its hidden sums (side to move's view first).
@@ -267,9 +321,11 @@ impl Data {
         let ins = &self.inputs[s.start as usize..s.start as usize + s.len as usize];
         for &i in ins {
             for (view, i) in [(dw, i as usize), (db, self.flip[i as usize] as usize)] {
-                let row = &mut g.w1[i * HIDDEN..(i + 1) * HIDDEN];
-                for (gw, d) in row.iter_mut().zip(&dh[view]) {
-                    *gw += d;
+                for r in self.rows(i) {
+                    let row = &mut g.w1[r * HIDDEN..(r + 1) * HIDDEN];
+                    for (gw, d) in row.iter_mut().zip(&dh[view]) {
+                        *gw += d;
+                    }
                 }
             }
         }
@@ -305,13 +361,20 @@ impl Adam {
     }
 }
 
-/// The network file of `p` for `layout`.
-fn write(layout: &Layout, p: &Params, residual: bool) -> Vec<u8> {
+/// The network file of `p` for the data's layout, the shared rows folded into each
+/// input's own.
+fn write(d: &Data, p: &Params, residual: bool) -> Vec<u8> {
     let q = |x: &f32, s: i32| (x * s as f32).round() as i16;
+    let w1 = (0..d.ninputs).flat_map(|i| {
+        (0..HIDDEN).map(move |j| {
+            let w: f32 = d.rows(i).map(|r| p.w1[r * HIDDEN + j]).sum();
+            q(&w.clamp(-CLIP, CLIP), QA)
+        })
+    });
     nnue::write(
-        layout,
+        &d.layout,
         residual,
-        p.w1.iter().map(|w| q(w, QA)),
+        w1,
         p.b1.iter().map(|w| q(w, QA)),
         p.w2.iter().map(|w| q(w, QB)),
         (p.b2 * (QA * QB) as f32).round() as i32,
@@ -341,8 +404,9 @@ pub fn run(v: &'static Variant, files: &[String], cfg: &Config) -> Result<Vec<u8
         / d.valid.len().max(1) as f64;
     eprintln!("the hand-made evaluation's held-out error: {hand:.6}");
     let mut rng = rand::rngs::StdRng::seed_from_u64(cfg.seed);
-    let mut p = Params::zero(d.ninputs);
-    for w in p.w1.iter_mut() {
+    let mut p = Params::zero(d.nrows);
+    // The shared rows start at nothing: each input's own weights carry the spread.
+    for w in p.w1[..d.ninputs * HIDDEN].iter_mut() {
         *w = rng.gen_range(-0.1..0.1);
     }
     // A correction starts near nothing; a whole evaluation from a spread of weights.
@@ -351,12 +415,16 @@ pub fn run(v: &'static Variant, files: &[String], cfg: &Config) -> Result<Vec<u8
         *w = rng.gen_range(-a..a);
     }
     let mut adam = Adam {
-        m: Params::zero(d.ninputs),
-        v: Params::zero(d.ninputs),
+        m: Params::zero(d.nrows),
+        v: Params::zero(d.nrows),
         t: 0,
     };
     let mut order: Vec<usize> = (0..d.train.len()).collect();
     let batch = cfg.batch.max(1);
+    // The network of the epoch with the least held-out error is the one written: on
+    // little data the later epochs learn the training positions by heart.
+    let (mut best, mut best_epoch) = (p.clone(), 0);
+    let mut best_err = d.error(&p, &d.valid, cfg.lambda);
     for epoch in 1..=cfg.epochs {
         // Step decay: the last 40 % of the epochs at a third, the last 15 % at a tenth.
         let at = epoch as f32 / cfg.epochs as f32;
@@ -376,14 +444,14 @@ pub fn run(v: &'static Variant, files: &[String], cfg: &Config) -> Result<Vec<u8
             let g = chunk
                 .par_chunks(per)
                 .map(|c| {
-                    let mut g = Params::zero(d.ninputs);
+                    let mut g = Params::zero(d.nrows);
                     for &i in c {
                         d.backward(&p, &d.train[i], cfg.lambda, &mut g);
                     }
                     g
                 })
                 .reduce_with(|a, b| a.add(&b))
-                .unwrap_or_else(|| Params::zero(d.ninputs));
+                .unwrap_or_else(|| Params::zero(d.nrows));
             let n = chunk.len() as f32;
             let mut g = g;
             g.w1.iter_mut()
@@ -397,6 +465,9 @@ pub fn run(v: &'static Variant, files: &[String], cfg: &Config) -> Result<Vec<u8
             train_err = d.error(&p, &d.train, cfg.lambda);
         }
         let valid_err = d.error(&p, &d.valid, cfg.lambda);
+        if valid_err < best_err {
+            (best, best_epoch, best_err) = (p.clone(), epoch, valid_err);
+        }
         eprintln!(
             "epoch {epoch}: lr {lr:.5} held-out error {valid_err:.6}{} ({:.0}s)",
             if train_err > 0.0 {
@@ -407,5 +478,6 @@ pub fn run(v: &'static Variant, files: &[String], cfg: &Config) -> Result<Vec<u8
             t0.elapsed().as_secs_f64()
         );
     }
-    Ok(write(&d.layout, &p, cfg.residual))
+    eprintln!("kept epoch {best_epoch}: held-out error {best_err:.6}");
+    Ok(write(&d, &best, cfg.residual))
 }

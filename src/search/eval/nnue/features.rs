@@ -278,6 +278,23 @@ mod tests {
     use super::*;
 
     #[test]
+    fn input_counts_are_the_documented_ones() {
+        let vs = crate::rules::Variants::builtin();
+        for (name, n) in [
+            ("chess", 768),
+            ("fischerandom", 768),
+            ("fullcavalry", 1664),
+            ("eightpiece", 2048),
+            ("eightpiecerandom", 2048),
+            ("royalstandard", 768),
+            ("lighthouse", 1280),
+        ] {
+            let l = Layout::for_variant(vs.get(name).unwrap()).unwrap();
+            assert_eq!(l.inputs(), n, "{name}: {:?}", l.groups);
+        }
+    }
+
+    #[test]
     fn facings_turn_with_the_board() {
         // n ne e se s sw w nw
         assert_eq!(
