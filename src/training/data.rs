@@ -41,8 +41,8 @@ pub struct Sample {
     pub held_out: bool,
 }
 
-/// Whether positions of game `g` of a file are held out: one game in fifty, so that
-/// no game has positions on both sides.
+/// Whether positions of game `g` are held out: one game in fifty, so that no game has
+/// positions on both sides. Games are counted through the files in the order given.
 pub fn held_out(g: u64) -> bool {
     g % 50 == 49
 }
@@ -205,23 +205,33 @@ pub fn resume(
 /// order. Errors name the file and the line or byte.
 pub fn read(v: &'static Variant, files: &[String]) -> Result<Vec<Sample>, String> {
     let mut out = Vec::new();
+    // Games before this file's, so that small files add up to held-out games too.
+    let mut before = 0u64;
     for f in files {
         let mut b = Vec::new();
         std::fs::File::open(f)
             .and_then(|mut h| h.read_to_end(&mut b))
             .map_err(|e| format!("{f}: {e}"))?;
-        if b.starts_with(MAGIC) {
-            out.extend(read_binary(v, f, &b)?);
+        let (samples, games) = if b.starts_with(MAGIC) {
+            read_binary(v, f, &b, before)?
         } else {
             let text =
                 String::from_utf8(b).map_err(|_| format!("{f}: neither a data file nor text"))?;
-            out.extend(read_text(v, f, &text)?);
-        }
+            read_text(v, f, &text, before)?
+        };
+        out.extend(samples);
+        before += games;
     }
     Ok(out)
 }
 
-fn read_binary(v: &'static Variant, f: &str, b: &[u8]) -> Result<Vec<Sample>, String> {
+/// The samples of a binary file whose games follow `before` others, and its games.
+fn read_binary(
+    v: &'static Variant,
+    f: &str,
+    b: &[u8],
+    before: u64,
+) -> Result<(Vec<Sample>, u64), String> {
     let (h, start) = Header::parse(b).map_err(|e| format!("{f}: {e}"))?;
     if h.variant != v.name {
         return Err(format!("{f}: data of {}, not {}", h.variant, v.name));
@@ -241,7 +251,7 @@ fn read_binary(v: &'static Variant, f: &str, b: &[u8]) -> Result<Vec<Sample>, St
                         pos,
                         result,
                         score: f32::from(score),
-                        held_out: held_out(u64::from(g.game)),
+                        held_out: held_out(before + u64::from(g.game)),
                     });
                     at += 2 + n;
                 }
@@ -249,18 +259,24 @@ fn read_binary(v: &'static Variant, f: &str, b: &[u8]) -> Result<Vec<Sample>, St
             s
         })
         .collect();
-    Ok(per_game.into_iter().flatten().collect())
+    Ok((per_game.into_iter().flatten().collect(), games.len() as u64))
 }
 
-/// Reads `EFEN | result | score` lines (blank lines and `#` comments skipped). Blocks of
-/// 200 lines stand for games in the held-out rule.
-fn read_text(v: &'static Variant, f: &str, text: &str) -> Result<Vec<Sample>, String> {
+/// Reads `EFEN | result | score` lines (blank lines and `#` comments skipped) after
+/// `before` games; blocks of 200 lines stand for games in the held-out rule.
+fn read_text(
+    v: &'static Variant,
+    f: &str,
+    text: &str,
+    before: u64,
+) -> Result<(Vec<Sample>, u64), String> {
     let lines: Vec<(usize, &str)> = text
         .lines()
         .enumerate()
         .filter(|(_, l)| !l.trim().is_empty() && !l.starts_with('#'))
         .collect();
-    lines
+    let games = text.lines().count().div_ceil(200) as u64;
+    let samples = lines
         .par_iter()
         .map(|&(i, l)| {
             let bad = |what: &str| format!("{f}:{}: {what}", i + 1);
@@ -283,10 +299,11 @@ fn read_text(v: &'static Variant, f: &str, text: &str) -> Result<Vec<Sample>, St
                 pos,
                 result,
                 score,
-                held_out: held_out((i / 200) as u64),
+                held_out: held_out(before + (i / 200) as u64),
             })
         })
-        .collect()
+        .collect::<Result<Vec<Sample>, String>>()?;
+    Ok((samples, games))
 }
 
 #[cfg(test)]
@@ -356,6 +373,16 @@ mod tests {
         std::fs::write(&path, line.repeat(10_000)).unwrap();
         let s = read(v, std::slice::from_ref(&path)).unwrap();
         assert_eq!(s.len(), 10_000);
+        assert_eq!(s.iter().filter(|s| s.held_out).count(), 200);
+        // Files too small for a held-out game of their own add up.
+        let small: Vec<String> = (0..10)
+            .map(|i| {
+                let p = tmp(&format!("small{i}.txt"));
+                std::fs::write(&p, line.repeat(1_000)).unwrap();
+                p
+            })
+            .collect();
+        let s = read(v, &small).unwrap();
         assert_eq!(s.iter().filter(|s| s.held_out).count(), 200);
         std::fs::write(&path, "8/8 w | 1-0 | 3\n").unwrap();
         let e = read(v, std::slice::from_ref(&path)).err().unwrap();
