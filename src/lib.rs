@@ -11,5 +11,6 @@ pub mod protocol;
 pub mod referee;
 pub mod rules;
 pub mod search;
+pub mod serve;
 pub mod train;
 pub mod tune;
