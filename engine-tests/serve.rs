@@ -412,7 +412,10 @@ fn lancer_answers_a_move_at_a_level() {
     assert_eq!(s["thinking"], true);
     let (s, _) = until_state(&mut ws);
     assert_eq!(s["plies"], 4);
-    assert!(s["clocks"][1].as_i64().unwrap() <= 60100);
+    assert!(
+        s["clocks"][1].as_i64().unwrap() <= 60200,
+        "two moves with 100 ms increments"
+    );
     send(&mut ws, json!({"op": "pgn"}));
     let pgn = loop {
         if let tungstenite::Message::Text(t) = ws.read().unwrap() {

@@ -561,6 +561,22 @@ fn the_page_plays_every_variant_by_clicks() {
         &["b1e4nw", "b8d6sw", "e2e3"],
     );
     b.screenshot("eightpiece");
+    // A king held by a jailer: marked, and its only move is the pass.
+    let held = play(
+        &b,
+        &base,
+        &variants,
+        "eightpiece held",
+        "variant=eightpiece&fen=4k3/4J3/8/8/8/8/8/4K3%20b%20-%20-%200%201",
+        &[],
+    );
+    assert!(held.held(Color::Black) != 0);
+    b.wait("the held mark", "return document.querySelector('[data-square=\"e8\"] [data-held]') !== null && !document.getElementById('pass').disabled");
+    b.click("#pass");
+    b.wait(
+        "the pass",
+        "return document.getElementById('board').getAttribute('data-ply') === '1'",
+    );
 
     // The Royal Standard: a displacement (the bearer's square is asked), windmills.
     play(

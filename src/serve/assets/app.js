@@ -87,7 +87,6 @@ function draw() {
   const board = $("board");
   const w = state.width, h = state.height;
   board.setAttribute("viewBox", `0 0 ${w * SQ} ${h * SQ}`);
-  board.style.width = Math.min(480, w * SQ) * (w >= h ? 1 : w / h) * (h > w ? 480 / (h * SQ) * SQ * h / Math.min(480, w * SQ) * (w / h) : 1) + "px";
   board.style.width = (w >= h ? 480 : Math.round(480 * w / h)) + "px";
   board.setAttribute("data-variant", state.variant);
   board.setAttribute("data-side", state.side);
@@ -121,12 +120,10 @@ function draw() {
         cell.setAttribute("data-check", "");
         cell.appendChild(svgEl("circle", { cx: SQ / 2, cy: SQ / 2, r: SQ / 2 - 2, class: "check" }));
       }
-      if (f === 0 || (flipped && f === w - 1)) {
-        if ((flipped && f === w - 1) || (!flipped && f === 0)) {
-          const t = svgEl("text", { x: 2, y: 11, class: "coord" });
-          t.textContent = r + 1;
-          cell.appendChild(t);
-        }
+      if ((flipped && f === w - 1) || (!flipped && f === 0)) {
+        const t = svgEl("text", { x: 2, y: 11, class: "coord" });
+        t.textContent = r + 1;
+        cell.appendChild(t);
       }
       if ((!flipped && r === 0) || (flipped && r === h - 1)) {
         const t = svgEl("text", { x: SQ - 9, y: SQ - 3, class: "coord" });
