@@ -527,3 +527,37 @@ fn concurrent_tabs_keep_their_own_games_within_the_bounds() {
     let (s, _) = ask(&mut ws, json!({"op": "state"}));
     assert_eq!(s["plies"], 0);
 }
+
+#[test]
+fn a_variant_of_your_own_is_served() {
+    let dir = std::env::temp_dir().join(format!("lancer-serve-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let f = dir.join("mini.ini");
+    std::fs::write(
+        &f,
+        "[minichess : chess]\nboard = 5x6\nstart = rnbqk/ppppp/5/5/PPPPP/RNBQK w - - 0 1\ncastling = none\n",
+    )
+    .unwrap();
+    let vs = Variants::with_user_file(f.to_str().unwrap()).expect("a good file");
+    let (addr, _thread) = lancer::serve::start(vs, "127.0.0.1", 0).unwrap();
+    let (_, list) = get_json(addr, "/api/variants");
+    assert!(
+        list.as_array()
+            .unwrap()
+            .iter()
+            .any(|v| v["name"] == "minichess"),
+        "{list}"
+    );
+    let mut ws = connect(addr);
+    let (s, e) = ask(
+        &mut ws,
+        json!({"op": "new", "variant": "minichess", "moves": "a2a3,e5e4"}),
+    );
+    assert!(e.is_empty(), "{e:?}");
+    assert_eq!(
+        (s["width"].as_u64(), s["height"].as_u64()),
+        (Some(5), Some(6))
+    );
+    assert_eq!(s["plies"], 2);
+    std::fs::remove_dir_all(&dir).ok();
+}
