@@ -235,6 +235,23 @@ impl Browser {
         self.cmd("POST", &format!("/element/{id}/click"), Some(json!({})));
     }
 
+    /// Drags with the mouse from the centre of one element to another's.
+    fn drag(&self, from_css: &str, to_css: &str) {
+        const KEY: &str = "element-6066-11e4-a52e-4f735466cecf";
+        let (from, to) = (self.find(from_css), self.find(to_css));
+        let actions = json!({"actions": [{
+            "type": "pointer", "id": "mouse", "parameters": {"pointerType": "mouse"},
+            "actions": [
+                {"type": "pointerMove", "duration": 0, "origin": {KEY: from}, "x": 0, "y": 0},
+                {"type": "pointerDown", "button": 0},
+                {"type": "pointerMove", "duration": 200, "origin": {KEY: to}, "x": 0, "y": 0},
+                {"type": "pointerUp", "button": 0},
+            ],
+        }]});
+        self.cmd("POST", "/actions", Some(actions));
+        self.cmd("DELETE", "/actions", None);
+    }
+
     fn type_into(&self, css: &str, text: &str) {
         let id = self.find(css);
         self.cmd("POST", &format!("/element/{id}/clear"), Some(json!({})));

@@ -339,13 +339,23 @@ function onPointerMove(ev) {
   if (!drag) return;
   if (Math.hypot(ev.clientX - drag.x, ev.clientY - drag.y) > 6 && !drag.moved) {
     drag.moved = true;
-    if (!selected || selected.from !== drag.start) {
-      const piece = state && state.pieces.find((p) => p.square === drag.start);
-      if (piece) {
+    const piece = state && state.pieces.find((p) => p.square === drag.start);
+    if (piece) {
+      if (!selected || selected.from !== drag.start) {
         selected = { from: drag.start };
         draw();
       }
+      // The piece follows the pointer while it is dragged.
+      const img = document.createElement("img");
+      img.src = artURL(state.art[piece.art] || "");
+      img.className = "drag-ghost";
+      document.body.appendChild(img);
+      drag.ghost = img;
     }
+  }
+  if (drag.ghost) {
+    drag.ghost.style.left = ev.clientX - 28 + "px";
+    drag.ghost.style.top = ev.clientY - 28 + "px";
   }
 }
 
@@ -353,6 +363,7 @@ function onPointerUp(ev) {
   if (!drag) return;
   const d = drag;
   drag = null;
+  if (d.ghost) d.ghost.remove();
   const name = cellAt(ev);
   if (!name) return;
   if (d.moved) {
