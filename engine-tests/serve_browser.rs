@@ -235,16 +235,23 @@ impl Browser {
         self.cmd("POST", &format!("/element/{id}/click"), Some(json!({})));
     }
 
-    /// Drags with the mouse from the centre of one element to another's.
+    /// Drags with the mouse from the centre of one element to another's (by
+    /// viewport coordinates: the board is redrawn under the pointer).
     fn drag(&self, from_css: &str, to_css: &str) {
-        const KEY: &str = "element-6066-11e4-a52e-4f735466cecf";
-        let (from, to) = (self.find(from_css), self.find(to_css));
+        let centre = |css: &str| {
+            let r = self.exec(
+                "const r = document.querySelector(arguments[0]).getBoundingClientRect(); return [Math.round(r.x + r.width / 2), Math.round(r.y + r.height / 2)];",
+                json!([css]),
+            );
+            (r[0].as_i64().unwrap(), r[1].as_i64().unwrap())
+        };
+        let (from, to) = (centre(from_css), centre(to_css));
         let actions = json!({"actions": [{
             "type": "pointer", "id": "mouse", "parameters": {"pointerType": "mouse"},
             "actions": [
-                {"type": "pointerMove", "duration": 0, "origin": {KEY: from}, "x": 0, "y": 0},
+                {"type": "pointerMove", "duration": 0, "origin": "viewport", "x": from.0, "y": from.1},
                 {"type": "pointerDown", "button": 0},
-                {"type": "pointerMove", "duration": 200, "origin": {KEY: to}, "x": 0, "y": 0},
+                {"type": "pointerMove", "duration": 200, "origin": "viewport", "x": to.0, "y": to.1},
                 {"type": "pointerUp", "button": 0},
             ],
         }]});
@@ -526,6 +533,16 @@ fn the_page_plays_every_variant_by_clicks() {
     b.wait(
         "the refusal",
         "return document.getElementById('message').textContent.includes('illegal')",
+    );
+    // A move by drag.
+    b.drag("#board [data-square=\"g1\"]", "#board [data-square=\"f3\"]");
+    let dragged = b.wait(
+        "the dragged move",
+        "return document.getElementById('board').getAttribute('data-ply') === '1' && document.getElementById('board').getAttribute('data-efen')",
+    );
+    assert_eq!(
+        dragged,
+        json!("rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKB1R b KQkq - 1 1")
     );
 
     // Chess960 and Randomized 8-Piece from numbered setups.
