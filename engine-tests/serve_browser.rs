@@ -523,6 +523,16 @@ fn the_page_plays_every_variant_by_clicks() {
             .contains("1-0 — White mates"),
         "{page}"
     );
+    let checked = b.exec(
+        "return [...document.querySelectorAll('#board [data-check]')].map(c => c.getAttribute('data-square'));",
+        json!([]),
+    );
+    assert_eq!(checked, json!(["e8"]), "the mated king's square is marked");
+    let result = b.exec(
+        "return document.getElementById('status').getAttribute('data-result');",
+        json!([]),
+    );
+    assert_eq!(result, json!("1-0"));
     b.go(&format!("{base}?variant=chess"));
     b.wait(
         "the board",
