@@ -53,6 +53,19 @@ pub enum Command {
     Tune(TuneArgs),
     /// Train a network on `lancer datagen` positions (writes the network file the build embeds).
     Train(TrainArgs),
+    /// A board in the browser: play and analyse every variant (prints its URL).
+    Serve(ServeArgs),
+}
+
+/// `lancer serve`.
+#[derive(Args, Debug)]
+pub struct ServeArgs {
+    /// The port to listen on.
+    #[arg(long, default_value_t = crate::serve::DEFAULT_PORT)]
+    pub port: u16,
+    /// The address to listen on (loopback unless you say otherwise).
+    #[arg(long, default_value = "127.0.0.1")]
+    pub host: String,
 }
 
 /// `lancer datagen`.
@@ -590,6 +603,7 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
         Some(Command::Datagen(a)) => Ok(run_datagen(&vs, a)?),
         Some(Command::Tune(a)) => Ok(run_tune(&vs, a)?),
         Some(Command::Train(a)) => Ok(run_train(&vs, a)?),
+        Some(Command::Serve(a)) => Ok(crate::serve::run(vs, &a.host, a.port)?),
         Some(Command::Uci) => {
             crate::protocol::uci::run(None, vs);
             Ok(())

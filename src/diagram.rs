@@ -62,7 +62,7 @@ const BLACK_LANCERS: [&str; 8] = [
 /// The image of a piece: an `<svg>` element with a 100x100 view box (no XML
 /// declaration, so that it can be nested). The XBoard images define no ids, so they
 /// can be repeated in one document as they are.
-fn piece_image(p: Piece, facing: u8) -> String {
+pub fn piece_image(p: Piece, facing: u8) -> String {
     let white = p.color() == Color::White;
     let file = |w: &'static str, b: &'static str| if white { w } else { b };
     let xboard = match p.kind() {

@@ -10,4 +10,5 @@ pub mod protocol;
 pub mod referee;
 pub mod rules;
 pub mod search;
+pub mod serve;
 pub mod training;

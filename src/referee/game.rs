@@ -364,7 +364,7 @@ pub fn play_game(
     }
 }
 
-pub(super) fn today() -> String {
+pub(crate) fn today() -> String {
     // Days since 1970 to a civil date (no time-zone crate needed).
     let secs = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)

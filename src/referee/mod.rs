@@ -20,7 +20,7 @@ use std::io::Write;
 use std::sync::Mutex;
 
 mod args;
-mod game;
+pub(crate) mod game;
 mod openings;
 mod schedule;
 

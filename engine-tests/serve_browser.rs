@@ -1,0 +1,685 @@
+//! `lancer serve` in a real browser: Debian's headless Chromium driven over
+//! WebDriver (chromedriver's W3C HTTP API, spoken here directly). A game in every
+//! variant is played by clicks on the page, with a lancer turn, a Full Cavalry
+//! castling with its facing, a promotion to a lancer, a Royal Standard displacement,
+//! windmill moves and a Lighthouse drop; after each move the page's `data-`
+//! attributes are checked against lancer's own position, and the targets a click
+//! shows against lancer's legal moves. Screenshots go to `target/serve-browser/`.
+//! Without `chromium` and `chromedriver` the test says it skipped, except under CI
+//! (`CI` set), which must have them (`.ci/run` installs them).
+
+use lancer::rules::bitboard::{parse_square, square, square_name};
+use lancer::rules::notation::parse_any;
+use lancer::rules::piece::{Kind, FACING_NAMES, NKINDS};
+use lancer::rules::{Color, MoveList, Position, Variants};
+use lancer::serve::board::{click_squares, start_position};
+use serde_json::{json, Value};
+use std::collections::BTreeSet;
+use std::io::{Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+const ROOT: &str = env!("CARGO_MANIFEST_DIR");
+const CHROMIUM: &str = "/usr/bin/chromium";
+const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
+
+/// An HTTP/1.1 request with a JSON body; the answer's JSON.
+fn http_json(addr: SocketAddr, method: &str, path: &str, body: Option<&Value>) -> Value {
+    let body = body.map(|b| b.to_string()).unwrap_or_default();
+    let mut s = TcpStream::connect(addr).expect("connect to chromedriver");
+    s.set_read_timeout(Some(Duration::from_secs(120))).unwrap();
+    write!(
+        s,
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    )
+    .unwrap();
+    // Read the head, then exactly the body chromedriver announces (it may keep the
+    // connection open).
+    let mut raw = Vec::new();
+    let mut buf = [0u8; 65536];
+    let head_end = loop {
+        if let Some(i) = raw.windows(4).position(|w| w == b"\r\n\r\n") {
+            break i + 4;
+        }
+        match s.read(&mut buf) {
+            Ok(0) | Err(_) => break raw.len(),
+            Ok(n) => raw.extend_from_slice(&buf[..n]),
+        }
+    };
+    let head = String::from_utf8_lossy(&raw[..head_end]).to_ascii_lowercase();
+    let length = head
+        .lines()
+        .find_map(|l| l.strip_prefix("content-length:"))
+        .and_then(|n| n.trim().parse::<usize>().ok());
+    let chunked = head.contains("transfer-encoding: chunked");
+    loop {
+        let body_len = raw.len() - head_end;
+        let done = match length {
+            Some(n) => body_len >= n,
+            None if chunked => raw.ends_with(b"0\r\n\r\n"),
+            None => false,
+        };
+        if done {
+            break;
+        }
+        match s.read(&mut buf) {
+            Ok(0) | Err(_) => break,
+            Ok(n) => raw.extend_from_slice(&buf[..n]),
+        }
+    }
+    let rest = String::from_utf8_lossy(&raw[head_end..]).to_string();
+    let rest = if chunked { unchunk(&rest) } else { rest };
+    serde_json::from_str(&rest).unwrap_or(Value::Null)
+}
+
+fn unchunk(mut s: &str) -> String {
+    let mut out = String::new();
+    while let Some((len, rest)) = s.split_once("\r\n") {
+        let n = usize::from_str_radix(len.trim(), 16).unwrap_or(0);
+        if n == 0 || rest.len() < n {
+            break;
+        }
+        out.push_str(&rest[..n]);
+        s = rest[n..].trim_start_matches("\r\n");
+    }
+    out
+}
+
+fn base64_decode(s: &str) -> Vec<u8> {
+    let val = |c: u8| match c {
+        b'A'..=b'Z' => Some(c - b'A'),
+        b'a'..=b'z' => Some(c - b'a' + 26),
+        b'0'..=b'9' => Some(c - b'0' + 52),
+        b'+' => Some(62),
+        b'/' => Some(63),
+        _ => None,
+    };
+    let mut out = Vec::new();
+    let (mut acc, mut bits) = (0u32, 0);
+    for v in s.bytes().filter_map(val) {
+        acc = acc << 6 | v as u32;
+        bits += 6;
+        if bits >= 8 {
+            bits -= 8;
+            out.push((acc >> bits) as u8);
+        }
+    }
+    out
+}
+
+/// A chromedriver process with one headless Chromium session.
+struct Browser {
+    driver: std::process::Child,
+    addr: SocketAddr,
+    session: String,
+    profile: std::path::PathBuf,
+}
+
+impl Drop for Browser {
+    fn drop(&mut self) {
+        let _ = http_json(
+            self.addr,
+            "DELETE",
+            &format!("/session/{}", self.session),
+            None,
+        );
+        let _ = self.driver.kill();
+        let _ = self.driver.wait();
+        let _ = std::fs::remove_dir_all(&self.profile);
+    }
+}
+
+impl Browser {
+    fn start() -> Browser {
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let driver = std::process::Command::new(CHROMEDRIVER)
+            .arg(format!("--port={port}"))
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("chromedriver");
+        let addr: SocketAddr = format!("127.0.0.1:{port}").parse().unwrap();
+        let t = Instant::now();
+        while TcpStream::connect(addr).is_err() {
+            assert!(
+                t.elapsed() < Duration::from_secs(30),
+                "chromedriver did not start"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        let profile = std::env::temp_dir().join(format!("lancer-chromium-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&profile);
+        let caps = json!({"capabilities": {"alwaysMatch": {
+            "browserName": "chrome",
+            "goog:chromeOptions": {
+                "binary": CHROMIUM,
+                "args": [
+                    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+                    "--no-first-run", "--disable-background-networking",
+                    "--disable-component-update", "--disable-sync",
+                    "--disable-dev-shm-usage", "--window-size=1280,900",
+                    format!("--user-data-dir={}", profile.display()),
+                ],
+            },
+        }}});
+        let mut b = Browser {
+            driver,
+            addr,
+            session: String::new(),
+            profile,
+        };
+        let r = http_json(addr, "POST", "/session", Some(&caps));
+        b.session = r["value"]["sessionId"]
+            .as_str()
+            .unwrap_or_else(|| panic!("no WebDriver session: {r}"))
+            .to_string();
+        b
+    }
+
+    fn cmd(&self, method: &str, path: &str, body: Option<Value>) -> Value {
+        let r = http_json(
+            self.addr,
+            method,
+            &format!("/session/{}{path}", self.session),
+            body.as_ref(),
+        );
+        if let Some(e) = r["value"]["error"].as_str() {
+            panic!("WebDriver {method} {path}: {e}: {}", r["value"]["message"]);
+        }
+        r["value"].clone()
+    }
+
+    fn go(&self, url: &str) {
+        self.cmd("POST", "/url", Some(json!({ "url": url })));
+    }
+
+    fn exec(&self, script: &str, args: Value) -> Value {
+        self.cmd(
+            "POST",
+            "/execute/sync",
+            Some(json!({"script": script, "args": args})),
+        )
+    }
+
+    fn find(&self, css: &str) -> String {
+        let t = Instant::now();
+        loop {
+            let r = http_json(
+                self.addr,
+                "POST",
+                &format!("/session/{}/element", self.session),
+                Some(&json!({"using": "css selector", "value": css})),
+            );
+            if let Some(id) = r["value"]
+                .as_object()
+                .and_then(|o| o.values().next())
+                .and_then(Value::as_str)
+            {
+                if r["value"]["error"].is_null() {
+                    return id.to_string();
+                }
+            }
+            assert!(t.elapsed() < Duration::from_secs(10), "no element {css}");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    fn click(&self, css: &str) {
+        let id = self.find(css);
+        self.cmd("POST", &format!("/element/{id}/click"), Some(json!({})));
+    }
+
+    /// Drags with the mouse from the centre of one element to another's (by
+    /// viewport coordinates: the board is redrawn under the pointer).
+    fn drag(&self, from_css: &str, to_css: &str) {
+        let centre = |css: &str| {
+            let r = self.exec(
+                "const r = document.querySelector(arguments[0]).getBoundingClientRect(); return [Math.round(r.x + r.width / 2), Math.round(r.y + r.height / 2)];",
+                json!([css]),
+            );
+            (r[0].as_i64().unwrap(), r[1].as_i64().unwrap())
+        };
+        let (from, to) = (centre(from_css), centre(to_css));
+        let actions = json!({"actions": [{
+            "type": "pointer", "id": "mouse", "parameters": {"pointerType": "mouse"},
+            "actions": [
+                {"type": "pointerMove", "duration": 0, "origin": "viewport", "x": from.0, "y": from.1},
+                {"type": "pointerDown", "button": 0},
+                {"type": "pointerMove", "duration": 200, "origin": "viewport", "x": to.0, "y": to.1},
+                {"type": "pointerUp", "button": 0},
+            ],
+        }]});
+        self.cmd("POST", "/actions", Some(actions));
+        self.cmd("DELETE", "/actions", None);
+    }
+
+    fn type_into(&self, css: &str, text: &str) {
+        let id = self.find(css);
+        self.cmd("POST", &format!("/element/{id}/clear"), Some(json!({})));
+        self.cmd(
+            "POST",
+            &format!("/element/{id}/value"),
+            Some(json!({ "text": text })),
+        );
+    }
+
+    fn wait(&self, what: &str, script: &str) -> Value {
+        let t = Instant::now();
+        loop {
+            let v = self.exec(script, json!([]));
+            if !v.is_null() && v != json!(false) {
+                return v;
+            }
+            assert!(
+                t.elapsed() < Duration::from_secs(30),
+                "waited in vain for {what}; message: {}",
+                self.exec(
+                    "return document.getElementById('message').textContent",
+                    json!([])
+                )
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    fn screenshot(&self, name: &str) {
+        let b64 = self.cmd("GET", "/screenshot", None);
+        let dir = Path::new(ROOT).join("target/serve-browser");
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(
+            dir.join(format!("{name}.png")),
+            base64_decode(b64.as_str().unwrap_or("")),
+        )
+        .unwrap();
+    }
+}
+
+/// What the page shows, read from its `data-` attributes.
+const READ_PAGE: &str = r#"
+const board = document.getElementById('board');
+const cells = [...board.querySelectorAll('[data-square]')].map(c => {
+  const p = c.querySelector('[data-piece]');
+  return {sq: c.getAttribute('data-square'), hole: c.hasAttribute('data-hole'),
+    target: c.hasAttribute('data-target'),
+    piece: p ? p.getAttribute('data-piece') : null,
+    facing: p ? p.getAttribute('data-facing') : null,
+    held: p ? p.hasAttribute('data-held') : false,
+    frozen: p ? p.hasAttribute('data-frozen') : false};
+});
+const hands = [...document.querySelectorAll('[data-hand]')].map(h => ({
+  side: h.getAttribute('data-hand'), piece: h.getAttribute('data-piece'),
+  count: Number(h.getAttribute('data-count'))}));
+return {cells, hands, ply: Number(board.getAttribute('data-ply')),
+  efen: board.getAttribute('data-efen'),
+  status: document.getElementById('status').textContent,
+  message: document.getElementById('message').textContent};
+"#;
+
+/// The page's board and hands are lancer's position, attribute by attribute.
+fn check_page(page: &Value, pos: &Position, what: &str) {
+    let v = pos.variant();
+    assert_eq!(page["efen"], json!(pos.efen()), "{what}");
+    let cells = page["cells"].as_array().unwrap();
+    assert_eq!(
+        cells.len(),
+        v.width as usize * v.height as usize,
+        "{what}: cells"
+    );
+    let held = pos.held(Color::White) | pos.held(Color::Black);
+    for c in cells {
+        let name = c["sq"].as_str().unwrap();
+        let sq = parse_square(name).unwrap_or_else(|| panic!("{what}: square {name}"));
+        let here = format!("{what}: {name}");
+        assert_eq!(c["hole"], json!(!v.on_board(sq)), "{here}: hole");
+        let p = pos.piece_at(sq);
+        if !v.on_board(sq) || p.is_none() {
+            assert!(c["piece"].is_null(), "{here}: {c}");
+            continue;
+        }
+        assert_eq!(c["piece"], json!(v.piece_char(p).to_string()), "{here}");
+        let facing =
+            (p.kind() == Kind::Lancer).then(|| FACING_NAMES[(pos.facing_at(sq) & 7) as usize]);
+        assert_eq!(c["facing"], json!(facing), "{here}: facing");
+        assert_eq!(c["held"], json!(held & (1u64 << sq) != 0), "{here}: held");
+        assert_eq!(
+            c["frozen"],
+            json!(pos.frozen() & (1u64 << sq) != 0),
+            "{here}: frozen"
+        );
+    }
+    let hands = page["hands"].as_array().unwrap();
+    for c in [Color::White, Color::Black] {
+        for k in 0..NKINDS {
+            let kind = Kind::from_idx(k);
+            let n = pos.hand(c, kind);
+            let side = if c == Color::White { "w" } else { "b" };
+            let entry = hands.iter().find(|h| {
+                h["side"] == side
+                    && v.has(kind)
+                    && h["piece"]
+                        == json!(v.piece_char(lancer::rules::Piece::new(kind, c)).to_string())
+            });
+            match entry {
+                Some(e) => assert_eq!(e["count"], json!(n), "{what}: hand {side} {kind:?}"),
+                None => assert_eq!(n, 0, "{what}: hand {side} {kind:?} missing"),
+            }
+        }
+    }
+    let _ = square(0, 0);
+}
+
+/// Plays `moves` on the page by clicks from `url`'s position, checking the targets
+/// each click shows and the page after each move; returns the last position.
+fn play(
+    b: &Browser,
+    base: &str,
+    variants: &Variants,
+    name: &str,
+    query: &str,
+    moves: &[&str],
+) -> Position {
+    b.go(&format!("{base}?{query}"));
+    let q: std::collections::HashMap<String, String> = query
+        .split('&')
+        .filter_map(|kv| kv.split_once('='))
+        .map(|(k, v)| (k.to_string(), v.replace("%20", " ").replace("%2F", "/")))
+        .collect();
+    let setup = q.get("setup").map(|s| s.parse().unwrap());
+    let mut pos = start_position(
+        variants,
+        &q["variant"],
+        q.get("fen").map(String::as_str),
+        setup,
+    )
+    .expect("start");
+    b.wait("the board", "return document.querySelector('#board [data-square]') !== null && document.getElementById('board').getAttribute('data-ply') === '0'");
+    check_page(
+        &b.exec(READ_PAGE, json!([])),
+        &pos,
+        &format!("{name} start"),
+    );
+    for (i, text) in moves.iter().enumerate() {
+        let what = format!("{name} move {} {text}", i + 1);
+        eprintln!("{what}");
+        let m = parse_any(&pos, text).unwrap_or_else(|e| panic!("{what}: {e}"));
+        let (from, to) = click_squares(&pos, m);
+        let to = square_name(to.expect("a move with a square"));
+        let mut list = MoveList::new();
+        pos.legal_moves(&mut list);
+        let same: Vec<_> = list
+            .iter()
+            .filter(|&&o| {
+                if m.move_type() == lancer::rules::MoveType::Drop {
+                    o.move_type() == m.move_type() && o.kind() == m.kind() && o.to() == m.to()
+                } else {
+                    click_squares(&pos, o) == click_squares(&pos, m)
+                }
+            })
+            .copied()
+            .collect();
+        match from {
+            Some(f) => {
+                b.click(&format!("#board [data-square=\"{}\"]", square_name(f)));
+                // The targets shown are lancer's.
+                let want: BTreeSet<String> = list
+                    .iter()
+                    .filter(|&&o| click_squares(&pos, o).0 == Some(f))
+                    .filter_map(|&o| click_squares(&pos, o).1.map(square_name))
+                    .collect();
+                let page = b.exec(READ_PAGE, json!([]));
+                let shown: BTreeSet<String> = page["cells"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .filter(|c| c["target"] == true)
+                    .map(|c| c["sq"].as_str().unwrap().to_string())
+                    .collect();
+                assert_eq!(shown, want, "{what}: targets");
+            }
+            None => {
+                let kind = m.kind().expect("a drop's piece");
+                let letter = pos
+                    .variant()
+                    .piece_char(lancer::rules::Piece::new(kind, pos.side()));
+                let side = if pos.side() == Color::White { "w" } else { "b" };
+                b.click(&format!("[data-hand=\"{side}\"][data-piece=\"{letter}\"]"));
+            }
+        }
+        b.click(&format!("#board [data-square=\"{to}\"]"));
+        if same.len() > 1 {
+            let choice = lancer::rules::notation::move_text(&pos, m);
+            let offered = b.wait(
+                "the chooser",
+                "const c = document.getElementById('chooser'); return !c.hidden && [...c.querySelectorAll('[data-choice]')].map(x => x.getAttribute('data-choice'));",
+            );
+            assert_eq!(
+                offered.as_array().unwrap().len(),
+                same.len(),
+                "{what}: choices {offered}"
+            );
+            b.click(&format!("[data-choice=\"{choice}\"]"));
+        }
+        pos.do_move(m);
+        b.wait(
+            &what,
+            &format!(
+                "return document.getElementById('board').getAttribute('data-ply') === '{}'",
+                i + 1
+            ),
+        );
+        check_page(&b.exec(READ_PAGE, json!([])), &pos, &what);
+    }
+    pos
+}
+
+fn have(path: &str) -> bool {
+    Path::new(path).exists()
+}
+
+#[test]
+fn the_page_plays_every_variant_by_clicks() {
+    let missing: Vec<&str> = [CHROMIUM, CHROMEDRIVER]
+        .into_iter()
+        .filter(|t| !have(t))
+        .collect();
+    if !missing.is_empty() {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI must install {} (.ci/run does)",
+            missing.join(", ")
+        );
+        eprintln!(
+            "SKIPPED the_page_plays_every_variant_by_clicks: missing {} (apt-get install chromium chromium-driver)",
+            missing.join(", ")
+        );
+        return;
+    }
+    let variants = Variants::builtin();
+    let (addr, _server) =
+        lancer::serve::start(variants.clone(), "127.0.0.1", 0).expect("server starts");
+    let base = format!("http://{addr}/");
+    let b = Browser::start();
+
+    // Chess: a mate, with the result and its reason; an illegal move refused.
+    play(
+        &b,
+        &base,
+        &variants,
+        "chess",
+        "variant=chess",
+        &["e2e4", "e7e5", "f1c4", "b8c6", "d1h5", "g8f6", "h5f7"],
+    );
+    let page = b.exec(READ_PAGE, json!([]));
+    assert!(
+        page["status"]
+            .as_str()
+            .unwrap()
+            .contains("1-0 — White mates"),
+        "{page}"
+    );
+    let checked = b.exec(
+        "return [...document.querySelectorAll('#board [data-check]')].map(c => c.getAttribute('data-square'));",
+        json!([]),
+    );
+    assert_eq!(checked, json!(["e8"]), "the mated king's square is marked");
+    let result = b.exec(
+        "return document.getElementById('status').getAttribute('data-result');",
+        json!([]),
+    );
+    assert_eq!(result, json!("1-0"));
+    b.go(&format!("{base}?variant=chess"));
+    b.wait(
+        "the board",
+        "return document.querySelector('#board [data-square]') !== null",
+    );
+    b.click("#board [data-square=\"e2\"]");
+    b.click("#board [data-square=\"e5\"]");
+    b.wait(
+        "the refusal",
+        "return document.getElementById('message').textContent.includes('illegal')",
+    );
+    // A move by drag.
+    b.drag("#board [data-square=\"g1\"]", "#board [data-square=\"f3\"]");
+    let dragged = b.wait(
+        "the dragged move",
+        "return document.getElementById('board').getAttribute('data-ply') === '1' && document.getElementById('board').getAttribute('data-efen')",
+    );
+    assert_eq!(
+        dragged,
+        json!("rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKB1R b KQkq - 1 1")
+    );
+
+    // Chess960 and Randomized 8-Piece from numbered setups.
+    play(
+        &b,
+        &base,
+        &variants,
+        "fischerandom",
+        "variant=fischerandom&setup=0",
+        &["e2e4", "e7e5", "d2d4", "d7d5"],
+    );
+    play(
+        &b,
+        &base,
+        &variants,
+        "eightpiecerandom",
+        "variant=eightpiecerandom&setup=7482",
+        &["e2e4", "e7e5", "d2d4"],
+    );
+
+    // Full Cavalry: castling with the lancer's facing, then a lancer's turn.
+    play(
+        &b,
+        &base,
+        &variants,
+        "fullcavalry",
+        "variant=fullcavalry",
+        &[
+            "e2e4", "e7e5", "g1f3", "g8f6", "f1c4", "f8c5", "e1g1n", "b8c6", "f1f5nw",
+        ],
+    );
+    b.screenshot("fullcavalry");
+    // A promotion to a lancer, which asks for the facing.
+    play(
+        &b,
+        &base,
+        &variants,
+        "fullcavalry promotion",
+        "variant=fullcavalry&fen=4k3/1P6/8/8/8/8/8/4K3%20w%20-%20-%200%201",
+        &["b7b8lse"],
+    );
+
+    // 8-Piece Chess: lancers turn; a jailer holds.
+    play(
+        &b,
+        &base,
+        &variants,
+        "eightpiece",
+        "variant=eightpiece",
+        &["b1e4nw", "b8d6sw", "e2e3"],
+    );
+    b.screenshot("eightpiece");
+    // A king held by a jailer: marked, and its only move is the pass.
+    let held = play(
+        &b,
+        &base,
+        &variants,
+        "eightpiece held",
+        "variant=eightpiece&fen=4k3/4J3/8/8/8/8/8/4K3%20b%20-%20-%200%201",
+        &[],
+    );
+    assert!(held.held(Color::Black) != 0);
+    b.wait("the held mark", "return document.querySelector('[data-square=\"e8\"] [data-held]') !== null && !document.getElementById('pass').disabled");
+    b.click("#pass");
+    b.wait(
+        "the pass",
+        "return document.getElementById('board').getAttribute('data-ply') === '1'",
+    );
+
+    // The Royal Standard: a displacement (the bearer's square is asked), windmills.
+    play(
+        &b,
+        &base,
+        &variants,
+        "royalstandard",
+        "variant=royalstandard",
+        &["a2b1,b1c2", "d5c5", "d2e2"],
+    );
+    let shown = b.exec(
+        "const a = document.querySelector('[data-displaced-from]'); return a && [a.getAttribute('data-displaced-from'), a.getAttribute('data-displaced-to')];",
+        json!([]),
+    );
+    assert!(shown.is_null(), "the last move displaced nothing: {shown}");
+    b.click("#prev");
+    b.click("#prev");
+    let shown = b.wait(
+        "the displacement's arrow",
+        "const a = document.querySelector('[data-displaced-from]'); return a && [a.getAttribute('data-displaced-from'), a.getAttribute('data-displaced-to')];",
+    );
+    assert_eq!(shown, json!(["b1", "c2"]));
+    b.screenshot("royalstandard");
+
+    // Lighthouse: a capture puts a pawn in hand, then it is dropped.
+    play(
+        &b,
+        &base,
+        &variants,
+        "lighthouse",
+        "variant=lighthouse",
+        &["a2a4", "b7b5", "a4b5", "c7c6", "P@a3"],
+    );
+    b.screenshot("lighthouse");
+
+    // Against lancer: it plays White's first move; then the analysis of a position.
+    b.go(&format!("{base}?variant=fullcavalry"));
+    b.wait(
+        "the board",
+        "return document.querySelector('#board [data-square]') !== null",
+    );
+    b.click("#mode option[value=\"play\"]");
+    b.click("#human option[value=\"b\"]");
+    b.type_into("#movetime", "0.2");
+    b.click("#apply");
+    b.wait(
+        "lancer's move",
+        "return document.getElementById('board').getAttribute('data-ply') === '1'",
+    );
+    b.go(&format!(
+        "{base}?variant=fullcavalry&moves=e2e4,e7e5,g1f3,g8f6,f1c4,f8c5,e1g1n"
+    ));
+    b.wait(
+        "the board",
+        "return document.getElementById('board').getAttribute('data-ply') === '7'",
+    );
+    b.click("#analyse");
+    b.wait("a best-move arrow", "return document.querySelector('[data-best]') !== null && document.querySelectorAll('#lines li').length >= 2");
+    std::thread::sleep(Duration::from_millis(1500));
+    b.screenshot("analysis");
+    b.click("#stop");
+}
