@@ -1038,9 +1038,9 @@ fn last_nodes(out: &str) -> u64 {
 }
 
 /// `lancer train` fits a network to `lancer datagen` positions and writes a file the
-/// `EvalFile` option loads; chess has a network built in (a correction to the
-/// hand-made evaluation), which `EvalFile none` switches off and other variants lack;
-/// bad data, variants and files fail cleanly, and the engine goes on.
+/// `EvalFile` option loads; every variant has a network built in (a correction to the
+/// hand-made evaluation), found through variants.ini, which `EvalFile none` switches
+/// off; bad data, variants and files fail cleanly, and the engine goes on.
 #[test]
 fn train_and_evalfile() {
     let dir = std::env::temp_dir().join(format!("lancer-train-{}", std::process::id()));
@@ -1091,18 +1091,24 @@ fn train_and_evalfile() {
         "position startpos",
         "setoption name EvalFile value",
         "eval",
+        "setoption name UCI_Variant value fischerandom",
+        "position startpos",
+        "eval",
     ]);
     let network: Vec<&str> = out
         .lines()
         .filter(|l| l.starts_with("info string eval network ") && l.contains(" correction "))
         .collect();
     // Built in, the file's, and the file of chess's network: not the "none" one (kept
-    // through the files that failed), nor lighthouse's.
-    assert_eq!(network.len(), 3, "{out}");
+    // through the files that failed); then Lighthouse's own and, in Chess960, chess's,
+    // found through variants.ini's inheritance.
+    assert_eq!(network.len(), 5, "{out}");
     assert!(network[0].starts_with("info string eval network chess correction"));
     assert!(network[1].contains("mine.nnue correction"), "{out}");
     assert!(network[2].contains("chess.nnue correction"), "{out}");
-    assert_eq!(out.matches("info string eval tempo").count(), 6, "{out}");
+    assert!(network[3].starts_with("info string eval network lighthouse correction"));
+    assert!(network[4].starts_with("info string eval network chess correction"));
+    assert_eq!(out.matches("info string eval tempo").count(), 7, "{out}");
     assert!(
         out.contains("info string error: EvalFile /no/such/file.nnue:"),
         "{out}"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# The playing-strength measurements of issue 13, side by side in one run:
-#   1. the current lancer against commit bf400e6 (before the strength work) at 1+0.01
-#      in chess, fullcavalry, eightpiece, royalstandard and lighthouse;
+# The playing-strength measurements of issues 13 and 32, side by side in one run:
+#   1. the current lancer against commit 1d8ed94 (before the variants' networks) at
+#      1+0.01 in every variant;
 #   2. chess against Debian's fairy-stockfish 11.1 at 2+0.02 and at 10+0.1;
 #   3. lighthouse against a current Fairy-Stockfish (built from PyPI's pyffish sdist by
 #      build-fsf.sh) at 2+0.02 and at 10+0.1;
@@ -12,16 +12,17 @@
 # time. PGNs and logs stay in the output folder.
 #
 # Usage: strength.sh [OUTDIR]
-# Environment: GAMES_SELF (games per variant against bf400e6, default 100),
+# Environment: GAMES_SELF (games per variant against the old commit, default 200),
 #   GAMES_FSF (games per FSF match, default 100), BASE (the old commit, default
-#   bf400e6), PARTS (which parts to run, default "self chess lighthouse"),
-#   CONCURRENCY (default 2).
+#   1d8ed94), PARTS (which parts to run, default "self chess lighthouse"), VARIANTS
+#   (the self-play variants, default all seven), CONCURRENCY (default 2).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 out=${1:-target/strength}
-games_self=${GAMES_SELF:-100}
+games_self=${GAMES_SELF:-200}
 games_fsf=${GAMES_FSF:-100}
-base=${BASE:-bf400e6}
+base=${BASE:-1d8ed94}
+variants=${VARIANTS:-chess fischerandom fullcavalry eightpiece eightpiecerandom royalstandard lighthouse}
 parts=${PARTS:-self chess lighthouse}
 conc=${CONCURRENCY:-2}
 mkdir -p "$out"
@@ -64,7 +65,7 @@ rm -f "$out"/*.pgn
 echo "== lancer $(git rev-parse --short HEAD) ($new), $(date -u +%FT%TZ)"
 if [[ " $parts " == *" self "* ]]; then
   echo "== 1. against $base at 1+0.01, $games_self games per variant"
-  for v in chess fullcavalry eightpiece royalstandard lighthouse; do
+  for v in $variants; do
     match "self-$v" "$v" "$games_self" -engine cmd="$new" name=lancer -engine cmd="$old" name="$base" \
       -each proto=uci tc=1+0.01
   done

@@ -293,7 +293,11 @@ impl std::fmt::Debug for Net {
 /// The networks built into the engine, by the name a variant's `network` key gives:
 /// each a correction to the hand-made evaluation, trained by `lancer train` over the
 /// weights built in now.
-const BUILTIN: [(&str, &[u8]); 1] = [("chess", include_bytes!("chess.nnue"))];
+const BUILTIN: [(&str, &[u8]); 3] = [
+    ("chess", include_bytes!("chess.nnue")),
+    ("royalstandard", include_bytes!("royalstandard.nnue")),
+    ("lighthouse", include_bytes!("lighthouse.nnue")),
+];
 
 /// The names of the networks built in.
 pub fn builtin_names() -> impl Iterator<Item = &'static str> {
