@@ -81,6 +81,7 @@ impl TimeControl {
             inc: self.inc_ms,
             moves_to_go: self.moves,
             per_move: self.per_move_ms,
+            infinite: self.infinite,
         }
     }
 }

@@ -52,7 +52,13 @@ pub struct Clock {
     pub moves_to_go: u32,
     /// Fixed time per move (ms).
     pub per_move: Option<i64>,
+    /// `tc=inf`: no clock is sent; only `nodes=`/`plies=` bound the search.
+    pub infinite: bool,
 }
+
+/// What cutechess sends a CECP engine as the time of a `tc=inf` game: `st` at the
+/// start and `time` before each move (seconds, and centiseconds as it writes them).
+const CECP_INFINITE: i64 = 86_400;
 
 /// What went wrong with an engine.
 #[derive(Debug)]
@@ -346,6 +352,13 @@ impl EngineProcess {
                     }
                 }
                 match clock.per_move {
+                    // cutechess: a search without a clock and without a depth gets a
+                    // day a move.
+                    _ if clock.infinite => {
+                        if self.config.plies.is_none() {
+                            self.send(&format!("st {CECP_INFINITE}"));
+                        }
+                    }
                     Some(ms) => self.send(&format!("st {}", (ms / 1000).max(1))),
                     None => {
                         let base = clock.left / 1000;
@@ -396,34 +409,7 @@ impl EngineProcess {
                 } else {
                     self.send(&format!("{pos} moves {}", moves.join(" ")));
                 }
-                let go = match mine.per_move {
-                    Some(ms) => format!("go movetime {ms}"),
-                    None => {
-                        let (w, b) = if white {
-                            (mine, theirs)
-                        } else {
-                            (theirs, mine)
-                        };
-                        let mut g = format!(
-                            "go wtime {} btime {} winc {} binc {}",
-                            w.left.max(1),
-                            b.left.max(1),
-                            w.inc,
-                            b.inc
-                        );
-                        if mine.moves_to_go > 0 {
-                            g.push_str(&format!(" movestogo {}", mine.moves_to_go));
-                        }
-                        g
-                    }
-                };
-                let mut go = go;
-                if let Some(n) = self.config.nodes {
-                    go.push_str(&format!(" nodes {n}"));
-                }
-                if let Some(d) = self.config.plies {
-                    go.push_str(&format!(" depth {d}"));
-                }
+                let go = self.uci_go(white, mine, theirs);
                 self.send(&go);
                 loop {
                     let l = self.recv(deadline)?;
@@ -485,7 +471,9 @@ impl EngineProcess {
                     }
                 }
                 self.started_moves = moves.len();
-                if mine.per_move.is_none() {
+                if mine.infinite {
+                    self.send(&format!("time {CECP_INFINITE}"));
+                } else if mine.per_move.is_none() {
                     self.send(&format!("time {}", (mine.left / 10).max(1)));
                     self.send(&format!("otim {}", (theirs.left / 10).max(1)));
                 }
@@ -506,9 +494,12 @@ impl EngineProcess {
                                 elapsed_ms: t0.elapsed().as_millis() as i64,
                             });
                         }
-                        Some(w) if w.starts_with("Illegal") || w.starts_with("Error") => {
+                        Some(w) if w.starts_with("Illegal") => {
                             return Err(EngineError::Protocol(l.clone()));
                         }
+                        // As cutechess: an engine that refuses a command (`memory`,
+                        // `cores`, an option it lacks) plays on.
+                        Some("Error") => {}
                         Some(d) if d.parse::<i32>().is_ok() && toks.len() >= 4 => {
                             // Thinking output: depth score time nodes pv.
                             depth = d.parse().ok();
@@ -519,6 +510,43 @@ impl EngineProcess {
                 }
             }
         }
+    }
+
+    /// The UCI `go` line, as cutechess writes it: `movetime` for a fixed time a move,
+    /// else both clocks (increments only when they are not 0); no clock for `tc=inf`,
+    /// where `infinite` stands in when neither `depth` nor `nodes` bounds the search.
+    fn uci_go(&self, white: bool, mine: &Clock, theirs: &Clock) -> String {
+        let mut go = String::from("go");
+        if mine.infinite {
+            if self.config.plies.is_none() && self.config.nodes.is_none() {
+                go.push_str(" infinite");
+            }
+        } else if let Some(ms) = mine.per_move {
+            go.push_str(&format!(" movetime {ms}"));
+        } else {
+            let (w, b) = if white {
+                (mine, theirs)
+            } else {
+                (theirs, mine)
+            };
+            go.push_str(&format!(" wtime {} btime {}", w.left.max(1), b.left.max(1)));
+            if w.inc > 0 {
+                go.push_str(&format!(" winc {}", w.inc));
+            }
+            if b.inc > 0 {
+                go.push_str(&format!(" binc {}", b.inc));
+            }
+            if mine.moves_to_go > 0 {
+                go.push_str(&format!(" movestogo {}", mine.moves_to_go));
+            }
+        }
+        if let Some(d) = self.config.plies {
+            go.push_str(&format!(" depth {d}"));
+        }
+        if let Some(n) = self.config.nodes {
+            go.push_str(&format!(" nodes {n}"));
+        }
+        go
     }
 
     /// Ends the engine: `quit`, then a kill if it does not exit soon.
