@@ -230,8 +230,8 @@ fn cecp_errors_are_not_forfeits() {
     );
 }
 
-/// The move texts cutechess-cli 1.5.1 was seen to accept and reject (notes in
-/// shared/reference/cutechess-notes.md, section 4) get the same verdict here.
+/// The move texts cutechess-cli 1.5.1 was seen to accept and reject get the same
+/// verdict here (docs/protocols.md, "Engine moves" of the match referee).
 #[test]
 fn move_text_verdicts_agree_with_cutechess() {
     if !have_python() {

@@ -1,4 +1,4 @@
-//! UCI (PROTOCOLS.md, "UCI"). vampirc-uci writes the handshake, options and numeric
+//! UCI (docs/protocols.md, "UCI"). vampirc-uci writes the handshake, options and numeric
 //! info fields; every input line is parsed by hand (vampirc mis-parses drops, facings
 //! and `go perft`, and panics on some inputs; a bad line must only get an error).
 

@@ -83,7 +83,7 @@ pub struct EngineProcess {
     setboard: bool,
     /// The engine offered the `Full move text` option (lancer does): the moves XBoard's
     /// forms cannot carry (a Royal Standard displacement, a castling that turns the
-    /// lancer) then travel in NOTATION.md move text both ways.
+    /// lancer) then travel in move text (docs/notation.md, "Move text") both ways.
     pub full_text: bool,
     started_moves: usize,
 }

@@ -139,7 +139,7 @@ pub fn play_game(
         Some(start_fen.to_string())
     };
     let mut game = Game::new(start);
-    // Move lists as each protocol wants them: NOTATION.md text (UCI) and XBoard forms (CECP).
+    // Move lists as each protocol wants them: move text (UCI, docs/notation.md) and XBoard forms (CECP).
     let mut texts: Vec<String> = Vec::new();
     let mut xb_texts: Vec<String> = Vec::new();
     let mut xb_full: Vec<String> = Vec::new();

@@ -1,5 +1,5 @@
-//! XBoard / CECP v2 (PROTOCOLS.md, "XBoard / CECP v2"; long notes in
-//! `reference/xboard-notes.md`).
+//! XBoard / CECP v2 (docs/protocols.md, "XBoard / CECP v2"; its limits in "Known
+//! limits of XBoard").
 //!
 //! Stdin is read on its own thread; its lines and the search's results meet in one
 //! channel, so the engine's own moves are played into the game by the main loop.
@@ -11,7 +11,7 @@
 //! show a Royal Standard displacement; such a capture is sent as a plain move
 //! (`b2b5`) while the engine keeps the true position. Likewise a fullcavalry castling
 //! that turns the lancer cannot be written, so in CECP mode the engine only castles
-//! without turning (when it can). A peer that reads NOTATION.md move text (`lancer
+//! without turning (when it can). A peer that reads move text (docs/notation.md) (`lancer
 //! match`) sets the option `Full move text`, and those moves then travel in move
 //! text both ways.
 
