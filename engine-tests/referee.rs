@@ -28,6 +28,22 @@ fn run_match(extra: &[&str]) -> (String, String, bool) {
     )
 }
 
+/// A match that ran to its end: a zero exit status, `games` finished games, and no
+/// illegal move, time loss, crash or protocol error.
+fn assert_clean_match(what: &str, out: &str, err: &str, ok: bool, games: usize) {
+    assert!(ok, "{what}: {out}\n{err}");
+    assert_eq!(out.matches("Finished game").count(), games, "{what}: {out}");
+    for bad in [
+        "illegal move",
+        "loses on time",
+        "connection stalls",
+        "protocol error",
+    ] {
+        assert!(!out.contains(bad), "{what}: {bad}: {out}");
+    }
+    assert!(out.contains("Finished match"), "{what}: {out}");
+}
+
 fn have_python() -> bool {
     Command::new("python3")
         .arg("--version")
@@ -221,9 +237,8 @@ fn cecp_errors_are_not_forfeits() {
         "2",
         "-debug",
     ]);
-    assert!(ok, "{out}\n{err}");
+    assert_clean_match("cecp errors", &out, &err, ok, 1);
     assert!(out.contains("<a: Error (unknown command): "), "{out}");
-    assert!(!out.contains("protocol error"), "{out}");
     assert!(
         out.contains("Finished game 1 (a vs b): 1/2-1/2 {Draw by adjudication}"),
         "{out}"
@@ -394,16 +409,7 @@ fn lancer_vs_lancer_in_every_variant_replays() {
             "-seed",
             "3",
         ]);
-        assert!(ok, "{v}: {out}\n{err}");
-        assert_eq!(out.matches("Finished game").count(), 2, "{v}: {out}");
-        for bad in [
-            "illegal move",
-            "loses on time",
-            "connection stalls",
-            "protocol error",
-        ] {
-            assert!(!out.contains(bad), "{v}: {out}");
-        }
+        assert_clean_match(v, &out, &err, ok, 2);
         let o = Command::new(lancer())
             .args(["pgn-check", pgn_s])
             .output()
@@ -538,16 +544,7 @@ fn fairy_stockfish_plays_lighthouse() {
         "-pgnout",
         pgn.to_str().unwrap(),
     ]);
-    assert!(ok, "{out}{err}");
-    assert_eq!(out.matches("Finished game").count(), 2, "{out}");
-    for bad in [
-        "illegal move",
-        "loses on time",
-        "connection stalls",
-        "protocol error",
-    ] {
-        assert!(!out.contains(bad), "{out}");
-    }
+    assert_clean_match("lighthouse", &out, &err, ok, 2);
     let o = Command::new(lancer())
         .args(["pgn-check", pgn.to_str().unwrap()])
         .output()

@@ -3,6 +3,7 @@
 //! and `go perft`, and panics on some inputs; a bad line must only get an error).
 
 use super::board::diagram;
+use super::out;
 use crate::engine::options::{OptionKind, OPTIONS};
 use crate::engine::Engine;
 use crate::rules::notation::{move_text, parse_move};
@@ -12,17 +13,9 @@ use crate::rules::Position;
 use crate::search::eval::breakdown;
 use crate::search::tt::Bound;
 use crate::search::{uci_score, wdl, Info, Limits, Score, SearchResult};
-use std::io::Write;
 use vampirc_uci::{Serializable, UciInfoAttribute, UciMessage, UciOptionConfig};
 
-/// Prints one protocol line (stdout carries protocol lines only).
-fn out(line: &str) {
-    let stdout = std::io::stdout();
-    let mut lock = stdout.lock();
-    let _ = writeln!(lock, "{line}");
-    let _ = lock.flush();
-}
-
+/// An error as UCI allows it: an `info string` line (stdout carries protocol lines only).
 fn error(msg: &str) {
     out(&format!("info string error: {msg}"));
 }

@@ -105,6 +105,35 @@ impl Adjudicator {
     }
 }
 
+/// The end of a game that `side` forfeits: its loss, with the reason, the PGN
+/// termination and the forfeit's detail.
+fn forfeit(side: Color, reason: String, termination: &'static str, detail: String) -> End {
+    let loss = if side == Color::White { "0-1" } else { "1-0" };
+    (loss, reason, termination, Some(detail))
+}
+
+/// The end of a game whose engine for `side` failed to answer a `go`.
+fn engine_failure(side: Color, e: EngineError) -> End {
+    let (reason, termination, detail) = match e {
+        EngineError::Timeout => (
+            format!("{} loses on time", side.name()),
+            "time forfeit",
+            "hang/time".into(),
+        ),
+        EngineError::Disconnected => (
+            format!("{}'s connection stalls", side.name()),
+            "abandoned",
+            "crash".into(),
+        ),
+        EngineError::Protocol(p) => (
+            format!("{} makes a protocol error: {p}", side.name()),
+            "abandoned",
+            p,
+        ),
+    };
+    forfeit(side, reason, termination, detail)
+}
+
 /// The result of one game.
 #[derive(Clone, Debug)]
 pub struct GameResult {
@@ -207,7 +236,6 @@ pub fn play_game(
         } else {
             (send_fen.clone(), &texts)
         };
-        let loss = if side == Color::White { "0-1" } else { "1-0" };
         let reply = eng.go(
             fen_for_engine.as_deref(),
             list,
@@ -217,31 +245,8 @@ pub fn play_game(
         );
         let em = match reply {
             Ok(m) => m,
-            Err(EngineError::Timeout) => {
-                outcome = Some((
-                    loss,
-                    format!("{} loses on time", side.name()),
-                    "time forfeit",
-                    Some("hang/time".into()),
-                ));
-                break;
-            }
-            Err(EngineError::Disconnected) => {
-                outcome = Some((
-                    loss,
-                    format!("{}'s connection stalls", side.name()),
-                    "abandoned",
-                    Some("crash".into()),
-                ));
-                break;
-            }
-            Err(EngineError::Protocol(p)) => {
-                outcome = Some((
-                    loss,
-                    format!("{} makes a protocol error: {p}", side.name()),
-                    "abandoned",
-                    Some(p),
-                ));
+            Err(e) => {
+                outcome = Some(engine_failure(side, e));
                 break;
             }
         };
@@ -252,11 +257,11 @@ pub fn play_game(
         let margin = cfg.engines[ids[si]].timemargin.min(i64::MAX as u64) as i64;
         let limit = mine.per_move.unwrap_or(mine.left).saturating_add(margin);
         if em.elapsed_ms > limit {
-            outcome = Some((
-                loss,
+            outcome = Some(forfeit(
+                side,
                 format!("{} loses on time", side.name()),
                 "time forfeit",
-                Some("time".into()),
+                "time".into(),
             ));
             break;
         }
@@ -277,11 +282,11 @@ pub fn play_game(
         }) {
             Ok(m) => m,
             Err(_) => {
-                outcome = Some((
-                    loss,
+                outcome = Some(forfeit(
+                    side,
                     format!("{} makes an illegal move: {}", side.name(), em.text),
                     "illegal move",
-                    Some(format!("illegal move {}", em.text)),
+                    format!("illegal move {}", em.text),
                 ));
                 break;
             }

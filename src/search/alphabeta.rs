@@ -29,7 +29,33 @@ fn lmr_table() -> &'static Lmr {
     })
 }
 
+/// Whether a table score `s` of this bound settles a node searched with the window
+/// (alpha, beta).
+#[inline]
+fn tt_cutoff(bound: Bound, s: i32, alpha: i32, beta: i32) -> bool {
+    match bound {
+        Bound::Exact => true,
+        Bound::Lower => s >= beta,
+        Bound::Upper => s <= alpha,
+        Bound::None => false,
+    }
+}
+
 impl Worker<'_> {
+    /// The bookkeeping of playing `m` from `pos` (to `child`) at `ply`: the key for
+    /// repetitions, and the move the histories of the next plies are indexed by.
+    /// The caller pops the key once the child is searched.
+    #[inline]
+    fn push_move(&mut self, pos: &Position, child: &Position, m: Move, ply: usize) {
+        self.keys.push(child.key());
+        self.cont_block[ply] = cont_block(moved_piece(pos, m), m.to());
+        self.prev[ply] = if m.move_type() == MoveType::Drop || m.is_pass() {
+            (NO_PIECE, 0)
+        } else {
+            (pos.piece_at(m.from()), m.to())
+        };
+    }
+
     /// Counts a node and answers what needs no search: a stop, a king already lost,
     /// a king that can be taken now (king-capture variants).
     #[inline]
@@ -124,15 +150,7 @@ impl Worker<'_> {
         let tt_hit = self.shared.tt.probe(key);
         if let Some(h) = tt_hit {
             let s = from_tt(h.score, ply);
-            if !pv_node
-                && self.on(Feature::TtCutoff)
-                && match h.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => s >= beta,
-                    Bound::Upper => s <= alpha,
-                    Bound::None => false,
-                }
-            {
+            if !pv_node && self.on(Feature::TtCutoff) && tt_cutoff(h.bound, s, alpha, beta) {
                 return s;
             }
         }
@@ -293,12 +311,7 @@ impl Worker<'_> {
                 && excluded == Move::NONE
                 && self.on(Feature::TtCutoff)
                 && h.depth >= depth
-                && match h.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => s >= beta,
-                    Bound::Upper => s <= alpha,
-                    Bound::None => false,
-                }
+                && tt_cutoff(h.bound, s, alpha, beta)
             {
                 return s;
             }
@@ -389,13 +402,7 @@ impl Worker<'_> {
                     continue;
                 }
                 let child = pos.after(m);
-                self.keys.push(child.key());
-                self.cont_block[ply] = cont_block(moved_piece(pos, m), m.to());
-                self.prev[ply] = if m.move_type() == MoveType::Drop || m.is_pass() {
-                    (NO_PIECE, 0)
-                } else {
-                    (pos.piece_at(m.from()), m.to())
-                };
+                self.push_move(pos, &child, m, ply);
                 let mut s = -self.qsearch(&child, -pc_beta, -pc_beta + 1, ply + 1, 0);
                 if s >= pc_beta {
                     s = -self.search(
@@ -568,13 +575,7 @@ impl Worker<'_> {
                 self.report_root_move(m, searched + 1);
             }
             let new_depth = depth - 1 + ext;
-            self.keys.push(child.key());
-            self.cont_block[ply] = cont_block(moved_piece(pos, m), m.to());
-            self.prev[ply] = if m.move_type() == MoveType::Drop || m.is_pass() {
-                (NO_PIECE, 0)
-            } else {
-                (pos.piece_at(m.from()), m.to())
-            };
+            self.push_move(pos, &child, m, ply);
             let nodes_before = self.nodes;
             let mut score;
             if searched == 0 {

@@ -15,6 +15,7 @@
 //! match`) sets the option `Full move text`, and those moves then travel in move
 //! text both ways.
 
+use super::out;
 use crate::engine::{Engine, MAX_HASH, MAX_THREADS};
 use crate::rules::bitboard::{parse_square, square};
 use crate::rules::notation::xboard::{
@@ -25,7 +26,6 @@ use crate::rules::variant::Start;
 use crate::rules::xboard_fen::{efen_from_xboard, xboard_fen};
 use crate::rules::{Color, Kind, Move, MoveList, MoveType, Outcome, Position};
 use crate::search::{Info, Limits, Score, SearchResult};
-use std::io::Write;
 use std::sync::mpsc::{channel, Sender};
 
 mod commands;
@@ -34,14 +34,7 @@ mod setup;
 
 pub use setup::setup_lines;
 
-/// Prints one protocol line.
-fn out(line: &str) {
-    let stdout = std::io::stdout();
-    let mut lock = stdout.lock();
-    let _ = writeln!(lock, "{line}");
-    let _ = lock.flush();
-}
-
+/// CECP's error line for a command (the command cut to 80 characters).
 fn error(reason: &str, cmd: &str) {
     out(&format!(
         "Error ({reason}): {}",
