@@ -289,7 +289,7 @@ fn colour_mirror(efen: &str) -> String {
 fn evaluation_is_colour_symmetric() {
     use lancer::rules::moves::MoveList;
     use lancer::search::eval::{
-        breakdown, cache, counter_scale, evaluate, evaluate_with, params, trace, Score,
+        breakdown, cache, counter_scale, evaluate, evaluate_with, params, trace, MgEg,
     };
     use rand::{Rng, SeedableRng};
     let mut rng = rand::rngs::StdRng::seed_from_u64(14);
@@ -298,7 +298,7 @@ fn evaluation_is_colour_symmetric() {
         let built = cache::build(v, params::for_variant(v));
         let mut random = params::defaults(v);
         for w in random.w.iter_mut() {
-            *w = Score::new(rng.gen_range(-60..60), rng.gen_range(-60..60));
+            *w = MgEg::new(rng.gen_range(-60..60), rng.gen_range(-60..60));
         }
         let random = cache::build(v, random);
         for game in 0..12 {
@@ -387,7 +387,7 @@ fn evaluation_is_colour_symmetric() {
 /// which scales the evaluation instead of adding to it.
 #[test]
 fn eval_terms_count_what_they_name() {
-    use lancer::search::eval::{cache, evaluate_with, params, trace, Score};
+    use lancer::search::eval::{cache, evaluate_with, params, trace, MgEg};
     let count = |variant: &str, efen: &str, i: usize| {
         let v = variants().get(variant).unwrap();
         let p = Position::from_efen(v, efen).unwrap_or_else(|e| panic!("{efen}: {e}"));
@@ -477,7 +477,7 @@ fn eval_terms_count_what_they_name() {
     // The counter: with weight 128 the evaluation halves when the counter is full.
     let v = variants().get("lighthouse").unwrap();
     let mut w = params::for_variant(v);
-    w.w[params::COUNTER] = Score::new(128, 128);
+    w.w[params::COUNTER] = MgEg::new(128, 128);
     let t = cache::build(v, w);
     let at = |clock: u32| {
         let efen = format!("bnkr/1ppp/4/4/1P2/2P1/B2P/1NKR[Pp] b - - {clock} 5");

@@ -330,7 +330,7 @@ fn cmd_eval(engine: &Engine) {
     // the terms sum to `sum`, `sum` blends by the phase, the tempo goes to the mover.
     let pos = engine.position();
     let b = breakdown(pos);
-    let row = |name: &str, s: crate::search::eval::Score| {
+    let row = |name: &str, s: crate::search::eval::MgEg| {
         format!("info string eval {name:<9} mg {:>6} eg {:>6}", s.mg, s.eg)
     };
     for (name, s) in b.terms() {
