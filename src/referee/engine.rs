@@ -119,6 +119,33 @@ pub fn cecp_score(s: i64) -> i32 {
     }
 }
 
+/// Reads the depth and score of a UCI `info` line into `score` and `depth` (kept
+/// when the line has none).
+fn read_uci_info(line: &str, score: &mut Option<i32>, depth: &mut Option<i32>) {
+    let toks: Vec<&str> = line.split_whitespace().collect();
+    for i in 0..toks.len() {
+        match toks[i] {
+            "depth" => *depth = toks.get(i + 1).and_then(|x| x.parse().ok()),
+            "cp" if i > 0 && toks[i - 1] == "score" => {
+                *score = toks
+                    .get(i + 1)
+                    .and_then(|x| x.parse::<i64>().ok())
+                    .map(|cp| cp.clamp(-(MATE_SCORE as i64) / 2, MATE_SCORE as i64 / 2) as i32)
+            }
+            "mate" if i > 0 && toks[i - 1] == "score" => {
+                *score = toks
+                    .get(i + 1)
+                    .and_then(|x| x.parse::<i32>().ok())
+                    .map(uci_mate_score)
+            }
+            _ => {}
+        }
+    }
+}
+
+/// An engine's move text, with the last score and depth it reported.
+type Reply = (String, Option<i32>, Option<i32>);
+
 /// The answer to one `go`.
 #[derive(Debug, Clone)]
 pub struct EngineMove {
@@ -396,118 +423,110 @@ impl EngineProcess {
             .saturating_add(1000)
             .min(1 << 40);
         let deadline = t0 + Duration::from_millis(wait);
-        let mut score = None;
-        let mut depth = None;
-        match self.config.proto {
-            Proto::Uci => {
-                let pos = match start {
-                    Some(f) => format!("position fen {f}"),
-                    None => "position startpos".into(),
-                };
-                if moves.is_empty() {
-                    self.send(&pos);
-                } else {
-                    self.send(&format!("{pos} moves {}", moves.join(" ")));
+        let (text, score, depth) = match self.config.proto {
+            Proto::Uci => self.go_uci(start, moves, white, mine, theirs, deadline)?,
+            Proto::Xboard => self.go_cecp(moves, mine, theirs, deadline)?,
+        };
+        Ok(EngineMove {
+            text,
+            score,
+            depth,
+            elapsed_ms: t0.elapsed().as_millis() as i64,
+        })
+    }
+
+    /// A UCI move: `position`, `go`, then `info` lines up to `bestmove`. Returns the
+    /// move text and the last score and depth reported.
+    fn go_uci(
+        &mut self,
+        start: Option<&str>,
+        moves: &[String],
+        white: bool,
+        mine: &Clock,
+        theirs: &Clock,
+        deadline: Instant,
+    ) -> Result<Reply, EngineError> {
+        let pos = match start {
+            Some(f) => format!("position fen {f}"),
+            None => "position startpos".into(),
+        };
+        if moves.is_empty() {
+            self.send(&pos);
+        } else {
+            self.send(&format!("{pos} moves {}", moves.join(" ")));
+        }
+        let go = self.uci_go(white, mine, theirs);
+        self.send(&go);
+        let (mut score, mut depth) = (None, None);
+        loop {
+            let l = self.recv(deadline)?;
+            let mut t = l.split_whitespace();
+            match t.next() {
+                // A current-move line names the unfinished iteration's depth;
+                // the move's depth is the last full line's.
+                Some("info") if l.contains(" currmove ") => {}
+                Some("info") => read_uci_info(&l, &mut score, &mut depth),
+                Some("bestmove") => {
+                    let m = t
+                        .next()
+                        .ok_or_else(|| EngineError::Protocol("bestmove without a move".into()))?;
+                    return Ok((m.to_string(), score, depth));
                 }
-                let go = self.uci_go(white, mine, theirs);
-                self.send(&go);
-                loop {
-                    let l = self.recv(deadline)?;
-                    let mut t = l.split_whitespace();
-                    match t.next() {
-                        // A current-move line names the unfinished iteration's depth;
-                        // the move's depth is the last full line's.
-                        Some("info") if l.contains(" currmove ") => {}
-                        Some("info") => {
-                            let toks: Vec<&str> = l.split_whitespace().collect();
-                            for i in 0..toks.len() {
-                                match toks[i] {
-                                    "depth" => depth = toks.get(i + 1).and_then(|x| x.parse().ok()),
-                                    "cp" if i > 0 && toks[i - 1] == "score" => {
-                                        score = toks
-                                            .get(i + 1)
-                                            .and_then(|x| x.parse::<i64>().ok())
-                                            .map(|cp| {
-                                                cp.clamp(
-                                                    -(MATE_SCORE as i64) / 2,
-                                                    MATE_SCORE as i64 / 2,
-                                                )
-                                                    as i32
-                                            })
-                                    }
-                                    "mate" if i > 0 && toks[i - 1] == "score" => {
-                                        score = toks
-                                            .get(i + 1)
-                                            .and_then(|x| x.parse::<i32>().ok())
-                                            .map(uci_mate_score)
-                                    }
-                                    _ => {}
-                                }
-                            }
-                        }
-                        Some("bestmove") => {
-                            let m = t.next().ok_or_else(|| {
-                                EngineError::Protocol("bestmove without a move".into())
-                            })?;
-                            return Ok(EngineMove {
-                                text: m.to_string(),
-                                score,
-                                depth,
-                                elapsed_ms: t0.elapsed().as_millis() as i64,
-                            });
-                        }
-                        _ => {}
-                    }
-                }
+                _ => {}
             }
-            Proto::Xboard => {
-                self.send("force");
-                for m in &moves[self.started_moves.min(moves.len())..] {
-                    let m = m.clone();
-                    if self.usermove {
-                        self.send(&format!("usermove {m}"));
-                    } else {
-                        self.send(&m);
-                    }
+        }
+    }
+
+    /// A CECP move: the moves since the last `go` in force mode, the clocks, `go`,
+    /// then thinking output up to `move`.
+    fn go_cecp(
+        &mut self,
+        moves: &[String],
+        mine: &Clock,
+        theirs: &Clock,
+        deadline: Instant,
+    ) -> Result<Reply, EngineError> {
+        self.send("force");
+        for m in &moves[self.started_moves.min(moves.len())..] {
+            let m = m.clone();
+            if self.usermove {
+                self.send(&format!("usermove {m}"));
+            } else {
+                self.send(&m);
+            }
+        }
+        self.started_moves = moves.len();
+        if mine.infinite {
+            self.send(&format!("time {CECP_INFINITE}"));
+        } else if mine.per_move.is_none() {
+            self.send(&format!("time {}", (mine.left / 10).max(1)));
+            self.send(&format!("otim {}", (theirs.left / 10).max(1)));
+        }
+        self.send("go");
+        let (mut score, mut depth) = (None, None);
+        loop {
+            let l = self.recv(deadline)?;
+            let toks: Vec<&str> = l.split_whitespace().collect();
+            match toks.first().copied() {
+                Some("move") => {
+                    let m = toks
+                        .get(1)
+                        .ok_or_else(|| EngineError::Protocol("move without a move".into()))?;
+                    self.started_moves += 1;
+                    return Ok((m.to_string(), score, depth));
                 }
-                self.started_moves = moves.len();
-                if mine.infinite {
-                    self.send(&format!("time {CECP_INFINITE}"));
-                } else if mine.per_move.is_none() {
-                    self.send(&format!("time {}", (mine.left / 10).max(1)));
-                    self.send(&format!("otim {}", (theirs.left / 10).max(1)));
+                Some(w) if w.starts_with("Illegal") => {
+                    return Err(EngineError::Protocol(l.clone()));
                 }
-                self.send("go");
-                loop {
-                    let l = self.recv(deadline)?;
-                    let toks: Vec<&str> = l.split_whitespace().collect();
-                    match toks.first().copied() {
-                        Some("move") => {
-                            let m = toks.get(1).ok_or_else(|| {
-                                EngineError::Protocol("move without a move".into())
-                            })?;
-                            self.started_moves += 1;
-                            return Ok(EngineMove {
-                                text: m.to_string(),
-                                score,
-                                depth,
-                                elapsed_ms: t0.elapsed().as_millis() as i64,
-                            });
-                        }
-                        Some(w) if w.starts_with("Illegal") => {
-                            return Err(EngineError::Protocol(l.clone()));
-                        }
-                        // As cutechess: an engine that refuses a command (`memory`,
-                        // `cores`, an option it lacks) plays on.
-                        Some("Error") => {}
-                        Some(d) if d.parse::<i32>().is_ok() && toks.len() >= 4 => {
-                            // Thinking output: depth score time nodes pv.
-                            depth = d.parse().ok();
-                            score = toks[1].parse::<i64>().ok().map(cecp_score);
-                        }
-                        _ => {}
-                    }
+                // As cutechess: an engine that refuses a command (`memory`,
+                // `cores`, an option it lacks) plays on.
+                Some("Error") => {}
+                Some(d) if d.parse::<i32>().is_ok() && toks.len() >= 4 => {
+                    // Thinking output: depth score time nodes pv.
+                    depth = d.parse().ok();
+                    score = toks[1].parse::<i64>().ok().map(cecp_score);
                 }
+                _ => {}
             }
         }
     }
