@@ -554,6 +554,94 @@ fn without_code(text: &str) -> String {
     code.replace_all(&without_fences(text), "").into_owned()
 }
 
+/// The files the repository tracks (`git ls-files`; without git, every file outside
+/// `target/` and `.git/`).
+fn tracked_files() -> Vec<PathBuf> {
+    if let Ok(o) = Command::new("git")
+        .args(["ls-files", "-z"])
+        .current_dir(repo())
+        .output()
+    {
+        if o.status.success() {
+            return o
+                .stdout
+                .split(|&b| b == 0)
+                .filter(|f| !f.is_empty())
+                .map(|f| PathBuf::from(String::from_utf8_lossy(f).into_owned()))
+                .collect();
+        }
+    }
+    let mut out = Vec::new();
+    let mut dirs = vec![PathBuf::new()];
+    while let Some(d) = dirs.pop() {
+        for e in std::fs::read_dir(repo().join(&d))
+            .into_iter()
+            .flatten()
+            .flatten()
+        {
+            let rel = d.join(e.file_name());
+            if e.path().is_dir() {
+                if !matches!(e.file_name().to_str(), Some("target" | ".git")) {
+                    dirs.push(rel);
+                }
+            } else {
+                out.push(rel);
+            }
+        }
+    }
+    out
+}
+
+/// No tracked text file names a path of one machine: an absolute path must start in
+/// a directory every Unix system has (`/usr/games/fairy-stockfish`, `/tmp/...`,
+/// `/dev/null`, `/opt/...`), be a placeholder (`/path/to/...`, `/nonexistent/...`,
+/// `/no/such/...`) or continue the repository's own path (`concat!(env!(..),
+/// "/engine-tests/...")`). Home directories (home, root, Users), mounts and work
+/// trees are refused.
+#[test]
+fn no_file_names_a_machine_path() {
+    const ALLOWED: &[&str] = &[
+        "usr",
+        "bin",
+        "sbin",
+        "lib",
+        "etc",
+        "tmp",
+        "dev",
+        "proc",
+        "sys",
+        "opt",
+        "var",
+        "path",
+        "nonexistent",
+        "no",
+    ];
+    let own: Vec<String> = std::fs::read_dir(repo())
+        .unwrap()
+        .flatten()
+        .filter(|e| e.path().is_dir())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    // A path starts a word, an assignment or a list, perhaps in quotes; a slash
+    // after a closing quote (`"$dir"/obj`) continues a variable.
+    let path = regex::Regex::new(r#"(?m)(?:^|[\s(=\[:,])["'`]?/([A-Za-z0-9_.-]+)/"#).unwrap();
+    let mut problems = Vec::new();
+    let files = tracked_files();
+    assert!(files.len() > 50, "only {} files found", files.len());
+    for f in files {
+        let Ok(text) = std::fs::read_to_string(repo().join(&f)) else {
+            continue; // binary, or gone from the work tree
+        };
+        for c in path.captures_iter(&text) {
+            if !ALLOWED.contains(&&c[1]) && !own.iter().any(|d| *d == c[1]) {
+                let line = text[..c.get(0).unwrap().start()].lines().count().max(1);
+                problems.push(format!("{}:{line}: /{}/...", f.display(), &c[1]));
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
 /// README.md and docs/*.md stand alone: no `../shared` references, every relative link
 /// (and `#anchor`) leads somewhere.
 #[test]
@@ -564,7 +652,7 @@ fn links_resolve_and_nothing_points_outside() {
     let mut checked = 0;
     for doc in documents() {
         let text = read(&doc);
-        for bad in ["../shared", "/work/shared", "shared reference"] {
+        for bad in ["../shared", "shared reference"] {
             if text.contains(bad) {
                 problems.push(format!("{}: mentions '{bad}'", doc.display()));
             }

@@ -28,6 +28,22 @@ fn run_match(extra: &[&str]) -> (String, String, bool) {
     )
 }
 
+/// A match that ran to its end: a zero exit status, `games` finished games, and no
+/// illegal move, time loss, crash or protocol error.
+fn assert_clean_match(what: &str, out: &str, err: &str, ok: bool, games: usize) {
+    assert!(ok, "{what}: {out}\n{err}");
+    assert_eq!(out.matches("Finished game").count(), games, "{what}: {out}");
+    for bad in [
+        "illegal move",
+        "loses on time",
+        "connection stalls",
+        "protocol error",
+    ] {
+        assert!(!out.contains(bad), "{what}: {bad}: {out}");
+    }
+    assert!(out.contains("Finished match"), "{what}: {out}");
+}
+
 fn have_python() -> bool {
     Command::new("python3")
         .arg("--version")
@@ -129,10 +145,7 @@ fn node_and_depth_limits_reach_the_engine() {
     ]);
     assert!(ok, "{out}\n{err}");
     assert!(out.contains("1/2-1/2"), "{out}");
-    assert!(
-        out.contains(">a: go wtime") && out.contains("nodes 1234 depth 5"),
-        "{out}"
-    );
+    assert!(out.contains(">a: go depth 5 nodes 1234\n"), "{out}");
     assert!(out.contains("<b: bestmove e7e5"), "{out}");
     assert!(out.contains(">a: isready"), "initstr: {out}");
     let me = format!("cmd={}", lancer());
@@ -151,8 +164,89 @@ fn node_and_depth_limits_reach_the_engine() {
     assert!(!ok && err.contains("nodes: 'x' is not a number"), "{err}");
 }
 
-/// The move texts cutechess-cli 1.5.1 was seen to accept and reject (notes in
-/// shared/reference/cutechess-notes.md, section 4) get the same verdict here.
+/// `tc=inf` sends no clock, as cutechess-cli does: `go nodes N`, `go depth N`, and
+/// `go infinite` when nothing else bounds the search; a clock without increments
+/// sends none.
+#[test]
+fn infinite_time_control_sends_no_clock() {
+    if !have_python() {
+        assert!(std::env::var_os("CI").is_none(), "CI needs python3");
+        eprintln!("skipped: no python3");
+        return;
+    }
+    for (limits, go) in [
+        (&["tc=inf", "nodes=1000"][..], "go nodes 1000"),
+        (&["tc=inf", "depth=7"][..], "go depth 7"),
+        (&["tc=inf"][..], "go infinite"),
+        (&["st=2", "depth=3"][..], "go movetime 2000 depth 3"),
+    ] {
+        let f = fake(&format!("limits '{go}'"));
+        let mut args = vec!["-engine", &f, "name=a", "-engine", &f, "name=b"];
+        args.extend(["-each", "proto=uci"]);
+        args.extend(limits);
+        args.extend(["-maxmoves", "1"]);
+        let (out, err, ok) = run_match(&args);
+        assert!(ok, "{go}: {out}\n{err}");
+        assert!(out.contains("1/2-1/2"), "{go} was not sent: {out}");
+        assert!(!out.contains("illegal"), "{go}: {out}");
+    }
+    let (out, err, ok) = run_match(&[
+        "-engine",
+        &fake("say e2e4"),
+        "name=a",
+        "-engine",
+        &fake("say e7e5"),
+        "name=b",
+        "-each",
+        "proto=uci",
+        "tc=10",
+        "-maxmoves",
+        "1",
+        "-debug",
+    ]);
+    assert!(ok, "{out}\n{err}");
+    assert!(out.contains(">a: go wtime 10000 btime 10000\n"), "{out}");
+}
+
+/// A CECP engine that answers commands it does not know (`post`, `option memory=..`)
+/// with `Error (...)` plays on, as under cutechess-cli: an error is not a forfeit.
+#[test]
+fn cecp_errors_are_not_forfeits() {
+    if !have_python() {
+        assert!(std::env::var_os("CI").is_none(), "CI needs python3");
+        eprintln!("skipped: no python3");
+        return;
+    }
+    let f = format!(
+        "cmd=python3 {}/engine-tests/fakes/fake_xboard.py",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let (out, err, ok) = run_match(&[
+        "-engine",
+        &f,
+        "name=a",
+        "-engine",
+        &f,
+        "name=b",
+        "-each",
+        "proto=xboard",
+        "tc=10+0.1",
+        "option.memory=64",
+        "option.cores=1",
+        "-maxmoves",
+        "2",
+        "-debug",
+    ]);
+    assert_clean_match("cecp errors", &out, &err, ok, 1);
+    assert!(out.contains("<a: Error (unknown command): "), "{out}");
+    assert!(
+        out.contains("Finished game 1 (a vs b): 1/2-1/2 {Draw by adjudication}"),
+        "{out}"
+    );
+}
+
+/// The move texts cutechess-cli 1.5.1 was seen to accept and reject get the same
+/// verdict here (docs/protocols.md, "Engine moves" of the match referee).
 #[test]
 fn move_text_verdicts_agree_with_cutechess() {
     if !have_python() {
@@ -315,16 +409,7 @@ fn lancer_vs_lancer_in_every_variant_replays() {
             "-seed",
             "3",
         ]);
-        assert!(ok, "{v}: {out}\n{err}");
-        assert_eq!(out.matches("Finished game").count(), 2, "{v}: {out}");
-        for bad in [
-            "illegal move",
-            "loses on time",
-            "connection stalls",
-            "protocol error",
-        ] {
-            assert!(!out.contains(bad), "{v}: {out}");
-        }
+        assert_clean_match(v, &out, &err, ok, 2);
         let o = Command::new(lancer())
             .args(["pgn-check", pgn_s])
             .output()
@@ -459,16 +544,7 @@ fn fairy_stockfish_plays_lighthouse() {
         "-pgnout",
         pgn.to_str().unwrap(),
     ]);
-    assert!(ok, "{out}{err}");
-    assert_eq!(out.matches("Finished game").count(), 2, "{out}");
-    for bad in [
-        "illegal move",
-        "loses on time",
-        "connection stalls",
-        "protocol error",
-    ] {
-        assert!(!out.contains(bad), "{out}");
-    }
+    assert_clean_match("lighthouse", &out, &err, ok, 2);
     let o = Command::new(lancer())
         .args(["pgn-check", pgn.to_str().unwrap()])
         .output()

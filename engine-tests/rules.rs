@@ -5,7 +5,7 @@
 //! ```text
 //! [what the case shows]
 //! fen = EFEN
-//! moves = a1a2 ...        exact set of legal moves (checked by hand against RULES.md)
+//! moves = a1a2 ...        exact set of legal moves (checked by hand against docs/rules.md)
 //! count = N               number of legal moves
 //! legal = ...             these moves are legal
 //! illegal = ...           these are not

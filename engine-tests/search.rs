@@ -115,6 +115,64 @@ fn bench_nodes_are_pinned() {
     );
 }
 
+/// Every search feature the `Ablation` option names does something: switched off, it
+/// changes the node count of a mate-in-3 search or of some bench position (depth 9,
+/// where singular extensions and ProbCut start to act).
+/// `engine-tests/scripts/ablation.sh` knows every name.
+#[test]
+fn every_ablation_switch_changes_the_search() {
+    let script = std::fs::read_to_string(format!(
+        "{}/engine-tests/scripts/ablation.sh",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap();
+    let listed: Vec<&str> = script
+        .lines()
+        .find_map(|l| l.strip_prefix("all_features=\""))
+        .and_then(|l| l.strip_suffix('"'))
+        .expect("ablation.sh sets all_features")
+        .split_whitespace()
+        .collect();
+    let names: Vec<&str> = lancer::search::Feature::ALL.iter().map(|f| f.0).collect();
+    assert_eq!(listed, names, "ablation.sh's all_features");
+    let mate = pos(
+        "chess",
+        "r1b1kb1r/pppp1ppp/5q2/4n3/3KP3/2N3PN/PPP4P/R1BQ1B1R b kq - 0 1",
+    );
+    let mate_nodes = |disabled| {
+        go(
+            &mate,
+            &[mate.key()],
+            Limits {
+                disabled,
+                ..depth(8)
+            },
+        )
+        .nodes
+    };
+    let full_mate = mate_nodes(0);
+    let full = lancer::bench::nodes_per_position(variants(), 9, "").unwrap();
+    assert_eq!(full.iter().sum::<u64>(), BENCH_NODES);
+    let mut same = Vec::new();
+    for &(name, f) in lancer::search::Feature::ALL {
+        if mate_nodes(f as u32) != full_mate {
+            continue;
+        }
+        if lancer::bench::nodes_per_position(variants(), 9, name).unwrap() == full {
+            same.push(name);
+        }
+    }
+    assert!(
+        same.is_empty(),
+        "switching these off changes nothing: {same:?}"
+    );
+    let e = lancer::bench::nodes_per_position(variants(), 1, "nul").unwrap_err();
+    assert!(
+        e.contains("unknown search feature 'nul' (null, lmr, "),
+        "{e}"
+    );
+}
+
 #[test]
 fn repetition_is_a_draw_in_the_tree() {
     // White is a queen down. The position after Nb1-c3 already occurred in the game, so
@@ -231,7 +289,7 @@ fn colour_mirror(efen: &str) -> String {
 fn evaluation_is_colour_symmetric() {
     use lancer::rules::moves::MoveList;
     use lancer::search::eval::{
-        breakdown, cache, counter_scale, evaluate, evaluate_with, params, trace, Score,
+        breakdown, cache, counter_scale, evaluate, evaluate_with, params, trace, MgEg,
     };
     use rand::{Rng, SeedableRng};
     let mut rng = rand::rngs::StdRng::seed_from_u64(14);
@@ -240,7 +298,7 @@ fn evaluation_is_colour_symmetric() {
         let built = cache::build(v, params::for_variant(v));
         let mut random = params::defaults(v);
         for w in random.w.iter_mut() {
-            *w = Score::new(rng.gen_range(-60..60), rng.gen_range(-60..60));
+            *w = MgEg::new(rng.gen_range(-60..60), rng.gen_range(-60..60));
         }
         let random = cache::build(v, random);
         for game in 0..12 {
@@ -329,7 +387,7 @@ fn evaluation_is_colour_symmetric() {
 /// which scales the evaluation instead of adding to it.
 #[test]
 fn eval_terms_count_what_they_name() {
-    use lancer::search::eval::{cache, evaluate_with, params, trace, Score};
+    use lancer::search::eval::{cache, evaluate_with, params, trace, MgEg};
     let count = |variant: &str, efen: &str, i: usize| {
         let v = variants().get(variant).unwrap();
         let p = Position::from_efen(v, efen).unwrap_or_else(|e| panic!("{efen}: {e}"));
@@ -419,7 +477,7 @@ fn eval_terms_count_what_they_name() {
     // The counter: with weight 128 the evaluation halves when the counter is full.
     let v = variants().get("lighthouse").unwrap();
     let mut w = params::for_variant(v);
-    w.w[params::COUNTER] = Score::new(128, 128);
+    w.w[params::COUNTER] = MgEg::new(128, 128);
     let t = cache::build(v, w);
     let at = |clock: u32| {
         let efen = format!("bnkr/1ppp/4/4/1P2/2P1/B2P/1NKR[Pp] b - - {clock} 5");

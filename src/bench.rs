@@ -40,11 +40,32 @@ pub const BENCH: &[(&str, &str, &str)] = &[
 /// and empty history tables for each position); prints per-position lines to stderr
 /// and returns (nodes, nps).
 pub fn run(vs: &Variants, depth: i32) -> Result<(u64, u64), String> {
+    let t0 = Instant::now();
+    let nodes = search_each(vs, depth, "", |i, name, nodes| {
+        eprintln!("position {:>2} {:<17} nodes {}", i + 1, name, nodes)
+    })?;
+    let total: u64 = nodes.iter().sum();
+    let secs = t0.elapsed().as_secs_f64();
+    Ok((total, (total as f64 / secs.max(1e-9)) as u64))
+}
+
+/// The nodes of each bench position at `depth` with the search features named in
+/// `ablation` (the `Ablation` option's value) switched off.
+pub fn nodes_per_position(vs: &Variants, depth: i32, ablation: &str) -> Result<Vec<u64>, String> {
+    search_each(vs, depth, ablation, |_, _, _| {})
+}
+
+fn search_each(
+    vs: &Variants,
+    depth: i32,
+    ablation: &str,
+    mut each: impl FnMut(usize, &str, u64),
+) -> Result<Vec<u64>, String> {
     let mut engine = Engine::with_variants(vs.clone());
     engine.set_hash(16)?;
     engine.set_option("Move Overhead", Some("0"))?;
-    let mut total = 0u64;
-    let t0 = Instant::now();
+    engine.set_option("Ablation", Some(ablation))?;
+    let mut nodes = Vec::new();
     for (i, (name, efen, moves)) in BENCH.iter().enumerate() {
         if vs.get(name).is_none() {
             return Err(format!("bench needs variant {name}"));
@@ -62,9 +83,8 @@ pub fn run(vs: &Variants, depth: i32) -> Result<(u64, u64), String> {
             ..Default::default()
         };
         let r = engine.analyse(limits, Box::new(|_, _| {}))?;
-        eprintln!("position {:>2} {:<17} nodes {}", i + 1, name, r.nodes);
-        total += r.nodes;
+        each(i, name, r.nodes);
+        nodes.push(r.nodes);
     }
-    let secs = t0.elapsed().as_secs_f64();
-    Ok((total, (total as f64 / secs.max(1e-9)) as u64))
+    Ok(nodes)
 }

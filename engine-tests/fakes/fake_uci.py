@@ -5,7 +5,8 @@ hang     - never answers go
 crash    - exits when asked to move
 slow     - sleeps past its clock before answering
 garbage  - answers with a non-move
-limits   - plays 1. e4 e5 only if go carries "nodes 1234 depth 5", else an illegal move
+limits [GO] - plays 1. e4 e5 only if the go line is GO (default
+    "go depth 5 nodes 1234"), else an illegal move
 say TEXT - answers every go with bestmove TEXT
 sayinfo INFO TEXT - reports "info depth 1 INFO", then answers bestmove TEXT
 cycle CP M1 M2 ... - reports score cp CP and plays its moves in turn, round and round
@@ -36,7 +37,7 @@ for line in sys.stdin:
         position = cmd
     elif cmd.startswith("go"):
         if mode == "limits":
-            ok = cmd.endswith(" nodes 1234 depth 5")
+            ok = cmd == (sys.argv[2] if len(sys.argv) > 2 else "go depth 5 nodes 1234")
             white = "moves" not in position
             print("bestmove " + (("e2e4" if white else "e7e5") if ok else "e2e5"), flush=True)
         elif mode == "cycle":

@@ -93,7 +93,7 @@ def drill(v, fen, depth, moves=None):
 # ---------------------------------------------------------------- positions
 
 def random_setup(rng):
-    """A Randomized 8-Piece Chess setup from RULES.md's two constraints."""
+    """A Randomized 8-Piece Chess setup from the two constraints of docs/rules.md."""
     while True:
         pcs = list("RJKBSLNQ")
         rng.shuffle(pcs)

@@ -5,7 +5,7 @@ Usage (from the repository root, after `cargo build --release` and `pip install 
 
     python3 engine-tests/reference/compare_lighthouse.py [--positions 600] [--seed 1]
         [--depth 3] [--depth4-limit 20000] [--jobs 2] [--lancer target/release/lancer]
-        [--ini /work/shared/reference/fairy-stockfish-lighthouse.ini]
+        [--ini engine-tests/fsf/lighthouse.ini]
         [--fsf-bin PATH]                      # optional fast FSF UCI binary (see below)
         [--fen EFEN [--moves "m1 m2"]]      # compare one position only
         [--dump FILE]                         # write every compared position + counts
@@ -35,8 +35,8 @@ For every position, perft 1..depth (and depth+1 where cheap) are compared throug
 divide; on a disagreement the driver descends to the smallest position where the two
 legal-move lists differ and prints it (EFEN, moves, moves only one side generates).
 
-Known, expected differences between FSF and RULES.md (not move-generation issues):
-  * FSF resets the 15-move (30-ply) counter on drops and promotions; RULES.md counts
+Known, expected differences between FSF and docs/rules.md (not move-generation issues):
+  * FSF resets the 15-move (30-ply) counter on drops and promotions; docs/rules.md counts
     plies since the last capture only.  Perft ignores draw rules, so this never shows
     up here; the halfmove field of FSF's FENs is therefore not compared.
   * FSF needs a queen written `Q~` to demote it to a pawn when captured; the driver
@@ -55,7 +55,7 @@ import time
 V = "lighthouse"
 START = "bnkr/pppp/4/4/4/4/PPPP/BNKR[] w - - 0 1"
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-DEFAULT_INI = "/work/shared/reference/fairy-stockfish-lighthouse.ini"
+DEFAULT_INI = os.path.join(REPO, "engine-tests", "fsf", "lighthouse.ini")
 
 sf = None
 LANCER = None

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Independent reference move generator for fullcavalry, eightpiece and
-eightpiecerandom, written straight from shared/rules/RULES.md and
-shared/design/NOTATION.md, without looking at the engine's source.
+eightpiecerandom, written straight from the rules and the notation (docs/rules.md and
+docs/notation.md), without looking at the engine's source.
 
 Plain and slow on purpose: a 64-square mailbox, pseudo-legal moves, then
 "play the move and test whether the mover's own king is attacked".

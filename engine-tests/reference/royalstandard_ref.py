@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
 """Independent reference move generator for The Royal Standard (`royalstandard`).
 
-Written straight from /work/shared/rules/RULES.md ("The Royal Standard") and
-/work/shared/design/NOTATION.md, without looking at the engine's source. It is
+Written straight from docs/rules.md ("The Royal Standard") and
+docs/notation.md, without looking at the engine's source. It is
 meant to be slow and obviously correct, not fast.
 
-Rules implemented (RULES.md):
+Rules implemented (docs/rules.md):
   * 7x6 board, holes a1 g1 a6 g6.
   * Goal: capture the enemy king. No check: moves leaving one's own king attacked
     are legal. A side with no king has no moves (the game is over).
@@ -34,7 +34,7 @@ Rules implemented (RULES.md):
   * King, rook, bishop as in chess (rook and bishop subject to the mobility rule).
     Kings may stand next to each other.
 
-Move text (NOTATION.md): from+to, and for a bearer capture
+Move text (docs/notation.md): from+to, and for a bearer capture
 `<from><to>,<to><displacement square>`.
 
 Usage:
@@ -52,7 +52,7 @@ FILES = "abcdefg"
 HOLES = {(0, 0), (6, 0), (0, 5), (6, 5)}  # (file, rank) 0-based: a1 g1 a6 g6
 START = "*sskss*/br1w1br/7/7/BR1W1BR/*SSKSS* w - - 0 1"
 
-# RULES.md option kingCapturesOwnBearer (default true); the command line flag
+# docs/rules.md option kingCapturesOwnBearer (default true); the command line flag
 # --no-king-captures-own-bearer turns it off.
 KING_CAPTURES_OWN_BEARER = True
 

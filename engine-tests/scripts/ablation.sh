@@ -5,13 +5,15 @@
 # Usage: ablation.sh [GAMES] [LIMIT] [VARIANTS...]
 #   LIMIT: nodes per move (a number: node-limited games, fair on a loaded machine)
 #          or a time control such as 2+0.05.
-#   FEATURES (env): the features to switch off, default "null lmr pruning".
+#   FEATURES (env): the features to switch off one at a time, default all of them
+#   (the names the Ablation option knows, docs/protocols.md "Ablation").
 # Defaults: 200 games, 50000 nodes, fullcavalry eightpiece.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 games=${1:-200}; limit=${2:-50000}; shift 2 || true
 variants=${*:-fullcavalry eightpiece}
-features=${FEATURES:-null lmr pruning}
+all_features="null lmr pruning aspiration rfp futility lmp histprune see razoring probcut singular checkext iir correction matedistance ttcut qsee qdrops killers countermove history"
+features=${FEATURES:-$all_features}
 cargo build --release --quiet
 tmp=$(mktemp -d); bin=$tmp/lancer; cp target/release/lancer "$bin"
 if [[ $limit == *[+/:.]* ]]; then tc=(tc="$limit"); else tc=(tc=inf nodes="$limit"); fi

@@ -4,7 +4,7 @@ pub mod board;
 pub mod uci;
 pub mod xboard;
 
-use std::io::BufRead;
+use std::io::{BufRead, Write};
 
 /// `lancer` with no arguments: `xboard` as the first line starts CECP; any other
 /// first line starts UCI and is its first command, as UCI-first engines (Stockfish,
@@ -20,6 +20,14 @@ pub fn run_auto(variants: crate::rules::Variants) {
             line => return uci::run(Some(line.to_string()), variants),
         }
     }
+}
+
+/// Writes one line to stdout and flushes it: a GUI waits for whole lines.
+pub fn out(line: &str) {
+    let stdout = std::io::stdout();
+    let mut lock = stdout.lock();
+    let _ = writeln!(lock, "{line}");
+    let _ = lock.flush();
 }
 
 /// Reads one line from stdin (garbage bytes replaced, never fatal); None at the end.

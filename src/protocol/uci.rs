@@ -1,8 +1,9 @@
-//! UCI (PROTOCOLS.md, "UCI"). vampirc-uci writes the handshake, options and numeric
+//! UCI (docs/protocols.md, "UCI"). vampirc-uci writes the handshake, options and numeric
 //! info fields; every input line is parsed by hand (vampirc mis-parses drops, facings
 //! and `go perft`, and panics on some inputs; a bad line must only get an error).
 
 use super::board::diagram;
+use super::out;
 use crate::engine::options::{OptionKind, OPTIONS};
 use crate::engine::Engine;
 use crate::rules::notation::{move_text, parse_move};
@@ -12,17 +13,9 @@ use crate::rules::Position;
 use crate::search::eval::breakdown;
 use crate::search::tt::Bound;
 use crate::search::{uci_score, wdl, Info, Limits, Score, SearchResult};
-use std::io::Write;
 use vampirc_uci::{Serializable, UciInfoAttribute, UciMessage, UciOptionConfig};
 
-/// Prints one protocol line (stdout carries protocol lines only).
-fn out(line: &str) {
-    let stdout = std::io::stdout();
-    let mut lock = stdout.lock();
-    let _ = writeln!(lock, "{line}");
-    let _ = lock.flush();
-}
-
+/// An error as UCI allows it: an `info string` line (stdout carries protocol lines only).
 fn error(msg: &str) {
     out(&format!("info string error: {msg}"));
 }
@@ -337,7 +330,7 @@ fn cmd_eval(engine: &Engine) {
     // the terms sum to `sum`, `sum` blends by the phase, the tempo goes to the mover.
     let pos = engine.position();
     let b = breakdown(pos);
-    let row = |name: &str, s: crate::search::eval::Score| {
+    let row = |name: &str, s: crate::search::eval::MgEg| {
         format!("info string eval {name:<9} mg {:>6} eg {:>6}", s.mg, s.eg)
     };
     for (name, s) in b.terms() {

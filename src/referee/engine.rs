@@ -52,7 +52,13 @@ pub struct Clock {
     pub moves_to_go: u32,
     /// Fixed time per move (ms).
     pub per_move: Option<i64>,
+    /// `tc=inf`: no clock is sent; only `nodes=`/`plies=` bound the search.
+    pub infinite: bool,
 }
+
+/// What cutechess sends a CECP engine as the time of a `tc=inf` game: `st` at the
+/// start and `time` before each move (seconds, and centiseconds as it writes them).
+const CECP_INFINITE: i64 = 86_400;
 
 /// What went wrong with an engine.
 #[derive(Debug)]
@@ -77,7 +83,7 @@ pub struct EngineProcess {
     setboard: bool,
     /// The engine offered the `Full move text` option (lancer does): the moves XBoard's
     /// forms cannot carry (a Royal Standard displacement, a castling that turns the
-    /// lancer) then travel in NOTATION.md move text both ways.
+    /// lancer) then travel in move text (docs/notation.md, "Move text") both ways.
     pub full_text: bool,
     started_moves: usize,
 }
@@ -112,6 +118,33 @@ pub fn cecp_score(s: i64) -> i32 {
         s.clamp(-(MATE_SCORE as i64) / 2, MATE_SCORE as i64 / 2) as i32
     }
 }
+
+/// Reads the depth and score of a UCI `info` line into `score` and `depth` (kept
+/// when the line has none).
+fn read_uci_info(line: &str, score: &mut Option<i32>, depth: &mut Option<i32>) {
+    let toks: Vec<&str> = line.split_whitespace().collect();
+    for i in 0..toks.len() {
+        match toks[i] {
+            "depth" => *depth = toks.get(i + 1).and_then(|x| x.parse().ok()),
+            "cp" if i > 0 && toks[i - 1] == "score" => {
+                *score = toks
+                    .get(i + 1)
+                    .and_then(|x| x.parse::<i64>().ok())
+                    .map(|cp| cp.clamp(-(MATE_SCORE as i64) / 2, MATE_SCORE as i64 / 2) as i32)
+            }
+            "mate" if i > 0 && toks[i - 1] == "score" => {
+                *score = toks
+                    .get(i + 1)
+                    .and_then(|x| x.parse::<i32>().ok())
+                    .map(uci_mate_score)
+            }
+            _ => {}
+        }
+    }
+}
+
+/// An engine's move text, with the last score and depth it reported.
+type Reply = (String, Option<i32>, Option<i32>);
 
 /// The answer to one `go`.
 #[derive(Debug, Clone)]
@@ -346,6 +379,13 @@ impl EngineProcess {
                     }
                 }
                 match clock.per_move {
+                    // cutechess: a search without a clock and without a depth gets a
+                    // day a move.
+                    _ if clock.infinite => {
+                        if self.config.plies.is_none() {
+                            self.send(&format!("st {CECP_INFINITE}"));
+                        }
+                    }
                     Some(ms) => self.send(&format!("st {}", (ms / 1000).max(1))),
                     None => {
                         let base = clock.left / 1000;
@@ -383,142 +423,149 @@ impl EngineProcess {
             .saturating_add(1000)
             .min(1 << 40);
         let deadline = t0 + Duration::from_millis(wait);
-        let mut score = None;
-        let mut depth = None;
-        match self.config.proto {
-            Proto::Uci => {
-                let pos = match start {
-                    Some(f) => format!("position fen {f}"),
-                    None => "position startpos".into(),
-                };
-                if moves.is_empty() {
-                    self.send(&pos);
-                } else {
-                    self.send(&format!("{pos} moves {}", moves.join(" ")));
+        let (text, score, depth) = match self.config.proto {
+            Proto::Uci => self.go_uci(start, moves, white, mine, theirs, deadline)?,
+            Proto::Xboard => self.go_cecp(moves, mine, theirs, deadline)?,
+        };
+        Ok(EngineMove {
+            text,
+            score,
+            depth,
+            elapsed_ms: t0.elapsed().as_millis() as i64,
+        })
+    }
+
+    /// A UCI move: `position`, `go`, then `info` lines up to `bestmove`. Returns the
+    /// move text and the last score and depth reported.
+    fn go_uci(
+        &mut self,
+        start: Option<&str>,
+        moves: &[String],
+        white: bool,
+        mine: &Clock,
+        theirs: &Clock,
+        deadline: Instant,
+    ) -> Result<Reply, EngineError> {
+        let pos = match start {
+            Some(f) => format!("position fen {f}"),
+            None => "position startpos".into(),
+        };
+        if moves.is_empty() {
+            self.send(&pos);
+        } else {
+            self.send(&format!("{pos} moves {}", moves.join(" ")));
+        }
+        let go = self.uci_go(white, mine, theirs);
+        self.send(&go);
+        let (mut score, mut depth) = (None, None);
+        loop {
+            let l = self.recv(deadline)?;
+            let mut t = l.split_whitespace();
+            match t.next() {
+                // A current-move line names the unfinished iteration's depth;
+                // the move's depth is the last full line's.
+                Some("info") if l.contains(" currmove ") => {}
+                Some("info") => read_uci_info(&l, &mut score, &mut depth),
+                Some("bestmove") => {
+                    let m = t
+                        .next()
+                        .ok_or_else(|| EngineError::Protocol("bestmove without a move".into()))?;
+                    return Ok((m.to_string(), score, depth));
                 }
-                let go = match mine.per_move {
-                    Some(ms) => format!("go movetime {ms}"),
-                    None => {
-                        let (w, b) = if white {
-                            (mine, theirs)
-                        } else {
-                            (theirs, mine)
-                        };
-                        let mut g = format!(
-                            "go wtime {} btime {} winc {} binc {}",
-                            w.left.max(1),
-                            b.left.max(1),
-                            w.inc,
-                            b.inc
-                        );
-                        if mine.moves_to_go > 0 {
-                            g.push_str(&format!(" movestogo {}", mine.moves_to_go));
-                        }
-                        g
-                    }
-                };
-                let mut go = go;
-                if let Some(n) = self.config.nodes {
-                    go.push_str(&format!(" nodes {n}"));
-                }
-                if let Some(d) = self.config.plies {
-                    go.push_str(&format!(" depth {d}"));
-                }
-                self.send(&go);
-                loop {
-                    let l = self.recv(deadline)?;
-                    let mut t = l.split_whitespace();
-                    match t.next() {
-                        // A current-move line names the unfinished iteration's depth;
-                        // the move's depth is the last full line's.
-                        Some("info") if l.contains(" currmove ") => {}
-                        Some("info") => {
-                            let toks: Vec<&str> = l.split_whitespace().collect();
-                            for i in 0..toks.len() {
-                                match toks[i] {
-                                    "depth" => depth = toks.get(i + 1).and_then(|x| x.parse().ok()),
-                                    "cp" if i > 0 && toks[i - 1] == "score" => {
-                                        score = toks
-                                            .get(i + 1)
-                                            .and_then(|x| x.parse::<i64>().ok())
-                                            .map(|cp| {
-                                                cp.clamp(
-                                                    -(MATE_SCORE as i64) / 2,
-                                                    MATE_SCORE as i64 / 2,
-                                                )
-                                                    as i32
-                                            })
-                                    }
-                                    "mate" if i > 0 && toks[i - 1] == "score" => {
-                                        score = toks
-                                            .get(i + 1)
-                                            .and_then(|x| x.parse::<i32>().ok())
-                                            .map(uci_mate_score)
-                                    }
-                                    _ => {}
-                                }
-                            }
-                        }
-                        Some("bestmove") => {
-                            let m = t.next().ok_or_else(|| {
-                                EngineError::Protocol("bestmove without a move".into())
-                            })?;
-                            return Ok(EngineMove {
-                                text: m.to_string(),
-                                score,
-                                depth,
-                                elapsed_ms: t0.elapsed().as_millis() as i64,
-                            });
-                        }
-                        _ => {}
-                    }
-                }
-            }
-            Proto::Xboard => {
-                self.send("force");
-                for m in &moves[self.started_moves.min(moves.len())..] {
-                    let m = m.clone();
-                    if self.usermove {
-                        self.send(&format!("usermove {m}"));
-                    } else {
-                        self.send(&m);
-                    }
-                }
-                self.started_moves = moves.len();
-                if mine.per_move.is_none() {
-                    self.send(&format!("time {}", (mine.left / 10).max(1)));
-                    self.send(&format!("otim {}", (theirs.left / 10).max(1)));
-                }
-                self.send("go");
-                loop {
-                    let l = self.recv(deadline)?;
-                    let toks: Vec<&str> = l.split_whitespace().collect();
-                    match toks.first().copied() {
-                        Some("move") => {
-                            let m = toks.get(1).ok_or_else(|| {
-                                EngineError::Protocol("move without a move".into())
-                            })?;
-                            self.started_moves += 1;
-                            return Ok(EngineMove {
-                                text: m.to_string(),
-                                score,
-                                depth,
-                                elapsed_ms: t0.elapsed().as_millis() as i64,
-                            });
-                        }
-                        Some(w) if w.starts_with("Illegal") || w.starts_with("Error") => {
-                            return Err(EngineError::Protocol(l.clone()));
-                        }
-                        Some(d) if d.parse::<i32>().is_ok() && toks.len() >= 4 => {
-                            // Thinking output: depth score time nodes pv.
-                            depth = d.parse().ok();
-                            score = toks[1].parse::<i64>().ok().map(cecp_score);
-                        }
-                        _ => {}
-                    }
-                }
+                _ => {}
             }
         }
+    }
+
+    /// A CECP move: the moves since the last `go` in force mode, the clocks, `go`,
+    /// then thinking output up to `move`.
+    fn go_cecp(
+        &mut self,
+        moves: &[String],
+        mine: &Clock,
+        theirs: &Clock,
+        deadline: Instant,
+    ) -> Result<Reply, EngineError> {
+        self.send("force");
+        for m in &moves[self.started_moves.min(moves.len())..] {
+            let m = m.clone();
+            if self.usermove {
+                self.send(&format!("usermove {m}"));
+            } else {
+                self.send(&m);
+            }
+        }
+        self.started_moves = moves.len();
+        if mine.infinite {
+            self.send(&format!("time {CECP_INFINITE}"));
+        } else if mine.per_move.is_none() {
+            self.send(&format!("time {}", (mine.left / 10).max(1)));
+            self.send(&format!("otim {}", (theirs.left / 10).max(1)));
+        }
+        self.send("go");
+        let (mut score, mut depth) = (None, None);
+        loop {
+            let l = self.recv(deadline)?;
+            let toks: Vec<&str> = l.split_whitespace().collect();
+            match toks.first().copied() {
+                Some("move") => {
+                    let m = toks
+                        .get(1)
+                        .ok_or_else(|| EngineError::Protocol("move without a move".into()))?;
+                    self.started_moves += 1;
+                    return Ok((m.to_string(), score, depth));
+                }
+                Some(w) if w.starts_with("Illegal") => {
+                    return Err(EngineError::Protocol(l.clone()));
+                }
+                // As cutechess: an engine that refuses a command (`memory`,
+                // `cores`, an option it lacks) plays on.
+                Some("Error") => {}
+                Some(d) if d.parse::<i32>().is_ok() && toks.len() >= 4 => {
+                    // Thinking output: depth score time nodes pv.
+                    depth = d.parse().ok();
+                    score = toks[1].parse::<i64>().ok().map(cecp_score);
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// The UCI `go` line, as cutechess writes it: `movetime` for a fixed time a move,
+    /// else both clocks (increments only when they are not 0); no clock for `tc=inf`,
+    /// where `infinite` stands in when neither `depth` nor `nodes` bounds the search.
+    fn uci_go(&self, white: bool, mine: &Clock, theirs: &Clock) -> String {
+        let mut go = String::from("go");
+        if mine.infinite {
+            if self.config.plies.is_none() && self.config.nodes.is_none() {
+                go.push_str(" infinite");
+            }
+        } else if let Some(ms) = mine.per_move {
+            go.push_str(&format!(" movetime {ms}"));
+        } else {
+            let (w, b) = if white {
+                (mine, theirs)
+            } else {
+                (theirs, mine)
+            };
+            go.push_str(&format!(" wtime {} btime {}", w.left.max(1), b.left.max(1)));
+            if w.inc > 0 {
+                go.push_str(&format!(" winc {}", w.inc));
+            }
+            if b.inc > 0 {
+                go.push_str(&format!(" binc {}", b.inc));
+            }
+            if mine.moves_to_go > 0 {
+                go.push_str(&format!(" movestogo {}", mine.moves_to_go));
+            }
+        }
+        if let Some(d) = self.config.plies {
+            go.push_str(&format!(" depth {d}"));
+        }
+        if let Some(n) = self.config.nodes {
+            go.push_str(&format!(" nodes {n}"));
+        }
+        go
     }
 
     /// Ends the engine: `quit`, then a kill if it does not exit soon.

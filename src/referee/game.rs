@@ -105,6 +105,35 @@ impl Adjudicator {
     }
 }
 
+/// The end of a game that `side` forfeits: its loss, with the reason, the PGN
+/// termination and the forfeit's detail.
+fn forfeit(side: Color, reason: String, termination: &'static str, detail: String) -> End {
+    let loss = if side == Color::White { "0-1" } else { "1-0" };
+    (loss, reason, termination, Some(detail))
+}
+
+/// The end of a game whose engine for `side` failed to answer a `go`.
+fn engine_failure(side: Color, e: EngineError) -> End {
+    let (reason, termination, detail) = match e {
+        EngineError::Timeout => (
+            format!("{} loses on time", side.name()),
+            "time forfeit",
+            "hang/time".into(),
+        ),
+        EngineError::Disconnected => (
+            format!("{}'s connection stalls", side.name()),
+            "abandoned",
+            "crash".into(),
+        ),
+        EngineError::Protocol(p) => (
+            format!("{} makes a protocol error: {p}", side.name()),
+            "abandoned",
+            p,
+        ),
+    };
+    forfeit(side, reason, termination, detail)
+}
+
 /// The result of one game.
 #[derive(Clone, Debug)]
 pub struct GameResult {
@@ -116,6 +145,38 @@ pub struct GameResult {
     pub forfeit: Option<String>,
     /// An engine could not be started for this game.
     pub start_failed: bool,
+}
+
+/// A game in progress: the game itself, and its moves as each protocol and the PGN
+/// want them.
+struct Moves {
+    game: Game,
+    /// Move text (UCI; docs/notation.md, "Move text").
+    texts: Vec<String>,
+    /// XBoard's forms (CECP).
+    xb_texts: Vec<String>,
+    /// XBoard's forms, and move text where they cannot say the move (`Full move text`).
+    xb_full: Vec<String>,
+    /// Each move with its PGN comment.
+    record: Vec<(Move, String)>,
+}
+
+impl Moves {
+    fn play(&mut self, m: Move, comment: String) {
+        let pos = self.game.position();
+        self.texts.push(move_text(pos, m));
+        self.xb_texts.push(xboard_move(pos, m));
+        self.xb_full.push(xboard_move_full(pos, m));
+        self.record.push((m, comment));
+        self.game.play(m);
+    }
+}
+
+/// The start position as the engines get it: None for the variant's own start, else
+/// the EFEN, and XBoard's FEN for CECP peers without move text.
+struct StartFens {
+    efen: Option<String>,
+    xboard: Option<String>,
 }
 
 /// Plays one game between `white` and `black` from `start` (EFEN) with `pre` moves.
@@ -133,179 +194,35 @@ pub fn play_game(
     let start = Position::from_efen(v, start_fen).expect("opening positions are validated");
     let is_standard_start =
         start_fen == v.default_start_fen() && !matches!(v.start, Start::Random(_));
-    let send_fen = if is_standard_start {
-        None
+    let fens = if is_standard_start {
+        StartFens {
+            efen: None,
+            xboard: None,
+        }
     } else {
-        Some(start_fen.to_string())
+        StartFens {
+            efen: Some(start_fen.to_string()),
+            xboard: Some(xboard_fen(&start)),
+        }
     };
-    let mut game = Game::new(start);
-    // Move lists as each protocol wants them: NOTATION.md text (UCI) and XBoard forms (CECP).
-    let mut texts: Vec<String> = Vec::new();
-    let mut xb_texts: Vec<String> = Vec::new();
-    let mut xb_full: Vec<String> = Vec::new();
-    let xb_fen = send_fen.as_ref().map(|_| xboard_fen(&start));
-    let mut record: Vec<(Move, String)> = Vec::new();
+    let mut moves = Moves {
+        game: Game::new(start),
+        texts: Vec::new(),
+        xb_texts: Vec::new(),
+        xb_full: Vec::new(),
+        record: Vec::new(),
+    };
     for &m in pre {
-        texts.push(move_text(game.position(), m));
-        xb_texts.push(xboard_move(game.position(), m));
-        xb_full.push(xboard_move_full(game.position(), m));
-        record.push((m, "book".into()));
-        game.play(m);
+        moves.play(m, "book".into());
     }
     let ids = [white, black];
     let mut clocks = [cfg.tcs[white].clock(), cfg.tcs[black].clock()];
-    let mut engines: [Option<EngineProcess>; 2] = [None, None];
-    let mut outcome: Option<(&'static str, String, &'static str, Option<String>)> = None;
-    let mut start_failed = false;
-    for (i, &id) in ids.iter().enumerate() {
-        match EngineProcess::start(&cfg.engines[id], &v.name) {
-            Ok(mut e) => {
-                // A peer that reads move text also reads EFEN, which keeps what XBoard's
-                // FEN drops (frozen standard-bearers, lancer-corner castling rights).
-                let fen = match e.config.proto {
-                    Proto::Uci => send_fen.as_deref(),
-                    Proto::Xboard if e.full_text => send_fen.as_deref(),
-                    Proto::Xboard => xb_fen.as_deref(),
-                };
-                e.new_game(&v.name, &v.xboard_name, fen, &clocks[i], cfg.tcs[id].moves);
-                engines[i] = Some(e);
-            }
-            Err(err) => {
-                let c = Color::from_idx(i);
-                outcome = Some((
-                    if c == Color::White { "0-1" } else { "1-0" },
-                    format!("{} fails to start: {err}", c.name()),
-                    "abandoned",
-                    Some(err),
-                ));
-                start_failed = true;
-                break;
-            }
-        }
-    }
-    let mut adjudicator = Adjudicator::new(cfg);
-    while outcome.is_none() {
-        if let Some(o) = game.outcome() {
-            outcome = Some((o.score(), o.describe(v).to_string(), "normal", None));
-            break;
-        }
-        if let Some(end) = adjudicator.before_move(&game) {
-            outcome = Some(end);
-            break;
-        }
-        let side = game.position().side();
-        let si = side.idx();
-        let (mine, theirs) = (clocks[si], clocks[1 - si]);
-        let Some(eng) = engines[si].as_mut() else {
-            break;
-        };
-        let xboard = eng.config.proto == Proto::Xboard;
-        let (fen_for_engine, list) = if xboard && eng.full_text {
-            (send_fen.clone(), &xb_full)
-        } else if xboard {
-            (xb_fen.clone(), &xb_texts)
-        } else {
-            (send_fen.clone(), &texts)
-        };
-        let loss = if side == Color::White { "0-1" } else { "1-0" };
-        let reply = eng.go(
-            fen_for_engine.as_deref(),
-            list,
-            side == Color::White,
-            &mine,
-            &theirs,
-        );
-        let em = match reply {
-            Ok(m) => m,
-            Err(EngineError::Timeout) => {
-                outcome = Some((
-                    loss,
-                    format!("{} loses on time", side.name()),
-                    "time forfeit",
-                    Some("hang/time".into()),
-                ));
-                break;
-            }
-            Err(EngineError::Disconnected) => {
-                outcome = Some((
-                    loss,
-                    format!("{}'s connection stalls", side.name()),
-                    "abandoned",
-                    Some("crash".into()),
-                ));
-                break;
-            }
-            Err(EngineError::Protocol(p)) => {
-                outcome = Some((
-                    loss,
-                    format!("{} makes a protocol error: {p}", side.name()),
-                    "abandoned",
-                    Some(p),
-                ));
-                break;
-            }
-        };
-        let mut em = em;
-        if cfg.engines[ids[si]].white_pov && side == Color::Black {
-            em.score = em.score.map(|s| -s);
-        }
-        let margin = cfg.engines[ids[si]].timemargin.min(i64::MAX as u64) as i64;
-        let limit = mine.per_move.unwrap_or(mine.left).saturating_add(margin);
-        if em.elapsed_ms > limit {
-            outcome = Some((
-                loss,
-                format!("{} loses on time", side.name()),
-                "time forfeit",
-                Some("time".into()),
-            ));
-            break;
-        }
-        let pos = *game.position();
-        let parsed = if xboard {
-            parse_xboard_move(&pos, &em.text).map_err(|_| ())
-        } else {
-            Err(())
-        };
-        // As cutechess: SAN, or long algebraic once the decorations `x=+#!?` are dropped.
-        let m = match parsed.or_else(|_| {
-            parse_move(&pos, &em.text)
-                .or_else(|_| parse_san(&pos, &em.text))
-                .or_else(|_| {
-                    let bare: String = em.text.chars().filter(|c| !"x=+#!?".contains(*c)).collect();
-                    parse_move(&pos, &bare)
-                })
-        }) {
-            Ok(m) => m,
-            Err(_) => {
-                outcome = Some((
-                    loss,
-                    format!("{} makes an illegal move: {}", side.name(), em.text),
-                    "illegal move",
-                    Some(format!("illegal move {}", em.text)),
-                ));
-                break;
-            }
-        };
-        let c = &mut clocks[si];
-        if c.per_move.is_none() {
-            c.left -= em.elapsed_ms;
-            c.left += c.inc;
-            if c.moves_to_go > 0 {
-                c.moves_to_go -= 1;
-                if c.moves_to_go == 0 {
-                    c.moves_to_go = cfg.tcs[ids[si]].moves;
-                    c.left += cfg.tcs[ids[si]].base_ms;
-                }
-            }
-        }
-        let comment = pgn::eval_comment(em.score, em.depth, em.elapsed_ms);
-        texts.push(move_text(&pos, m));
-        xb_texts.push(xboard_move(&pos, m));
-        xb_full.push(xboard_move_full(&pos, m));
-        record.push((m, comment));
-        game.play(m);
-        outcome = adjudicator.after_move(&game, side, em.score);
-    }
+    let (mut engines, failed) = start_engines(cfg, v, ids, &clocks, &fens);
+    let start_failed = failed.is_some();
+    let outcome = match failed {
+        Some(end) => Some(end),
+        None => play_out(cfg, v, ids, &mut engines, &mut clocks, &mut moves, &fens),
+    };
     for e in engines.iter_mut() {
         if let Some(e) = e.take() {
             e.quit();
@@ -336,6 +253,7 @@ pub fn play_game(
         headers.push(("WhiteTimeControl".into(), tcw));
         headers.push(("BlackTimeControl".into(), tcb));
     }
+    let mut record = moves.record;
     headers.push(("PlyCount".into(), record.len().to_string()));
     headers.push(("Termination".into(), termination.to_string()));
     headers.push(("GameNumber".into(), game_no.to_string()));
@@ -361,6 +279,150 @@ pub fn play_game(
         pgn,
         forfeit,
         start_failed,
+    }
+}
+
+/// Starts both engines and sets up the game in each; an engine that cannot start
+/// ends the game (the engines started so far are returned to be ended).
+fn start_engines(
+    cfg: &MatchConfig,
+    v: &'static Variant,
+    ids: [usize; 2],
+    clocks: &[Clock; 2],
+    fens: &StartFens,
+) -> ([Option<EngineProcess>; 2], Option<End>) {
+    let mut engines: [Option<EngineProcess>; 2] = [None, None];
+    for (i, &id) in ids.iter().enumerate() {
+        match EngineProcess::start(&cfg.engines[id], &v.name) {
+            Ok(mut e) => {
+                // A peer that reads move text also reads EFEN, which keeps what XBoard's
+                // FEN drops (frozen standard-bearers, lancer-corner castling rights).
+                let fen = match e.config.proto {
+                    Proto::Uci => fens.efen.as_deref(),
+                    Proto::Xboard if e.full_text => fens.efen.as_deref(),
+                    Proto::Xboard => fens.xboard.as_deref(),
+                };
+                e.new_game(&v.name, &v.xboard_name, fen, &clocks[i], cfg.tcs[id].moves);
+                engines[i] = Some(e);
+            }
+            Err(err) => {
+                let c = Color::from_idx(i);
+                let loss = if c == Color::White { "0-1" } else { "1-0" };
+                let reason = format!("{} fails to start: {err}", c.name());
+                return (engines, Some((loss, reason, "abandoned", Some(err))));
+            }
+        }
+    }
+    (engines, None)
+}
+
+/// Plays the game to its end: each engine's move checked, clocks kept, the rules'
+/// end and the adjudications applied. None: an engine is missing.
+fn play_out(
+    cfg: &MatchConfig,
+    v: &'static Variant,
+    ids: [usize; 2],
+    engines: &mut [Option<EngineProcess>; 2],
+    clocks: &mut [Clock; 2],
+    moves: &mut Moves,
+    fens: &StartFens,
+) -> Option<End> {
+    let mut adjudicator = Adjudicator::new(cfg);
+    loop {
+        if let Some(o) = moves.game.outcome() {
+            return Some((o.score(), o.describe(v).to_string(), "normal", None));
+        }
+        if let Some(end) = adjudicator.before_move(&moves.game) {
+            return Some(end);
+        }
+        let side = moves.game.position().side();
+        let si = side.idx();
+        let (mine, theirs) = (clocks[si], clocks[1 - si]);
+        let eng = engines[si].as_mut()?;
+        let xboard = eng.config.proto == Proto::Xboard;
+        let (fen_for_engine, list) = if xboard && eng.full_text {
+            (&fens.efen, &moves.xb_full)
+        } else if xboard {
+            (&fens.xboard, &moves.xb_texts)
+        } else {
+            (&fens.efen, &moves.texts)
+        };
+        let reply = eng.go(
+            fen_for_engine.as_deref(),
+            list,
+            side == Color::White,
+            &mine,
+            &theirs,
+        );
+        let mut em = match reply {
+            Ok(m) => m,
+            Err(e) => return Some(engine_failure(side, e)),
+        };
+        let config = &cfg.engines[ids[si]];
+        if config.white_pov && side == Color::Black {
+            em.score = em.score.map(|s| -s);
+        }
+        let margin = config.timemargin.min(i64::MAX as u64) as i64;
+        let limit = mine.per_move.unwrap_or(mine.left).saturating_add(margin);
+        if em.elapsed_ms > limit {
+            return Some(forfeit(
+                side,
+                format!("{} loses on time", side.name()),
+                "time forfeit",
+                "time".into(),
+            ));
+        }
+        let Some(m) = read_move(moves.game.position(), &em.text, xboard) else {
+            return Some(forfeit(
+                side,
+                format!("{} makes an illegal move: {}", side.name(), em.text),
+                "illegal move",
+                format!("illegal move {}", em.text),
+            ));
+        };
+        charge(&mut clocks[si], &cfg.tcs[ids[si]], em.elapsed_ms);
+        moves.play(m, pgn::eval_comment(em.score, em.depth, em.elapsed_ms));
+        if let Some(end) = adjudicator.after_move(&moves.game, side, em.score) {
+            return Some(end);
+        }
+    }
+}
+
+/// An engine's move text read as cutechess reads it: SAN, or long algebraic once the
+/// decorations `x=+#!?` are dropped; CECP engines also in XBoard's forms.
+fn read_move(pos: &Position, text: &str, xboard: bool) -> Option<Move> {
+    let parsed = if xboard {
+        parse_xboard_move(pos, text).map_err(|_| ())
+    } else {
+        Err(())
+    };
+    parsed
+        .or_else(|_| {
+            parse_move(pos, text)
+                .or_else(|_| parse_san(pos, text))
+                .or_else(|_| {
+                    let bare: String = text.chars().filter(|c| !"x=+#!?".contains(*c)).collect();
+                    parse_move(pos, &bare)
+                })
+                .map_err(|_| ())
+        })
+        .ok()
+}
+
+/// Charges a move that took `elapsed_ms` to the clock: the time, the increment, and
+/// a new period once `moves/` moves are played.
+fn charge(c: &mut Clock, tc: &TimeControl, elapsed_ms: i64) {
+    if c.per_move.is_some() {
+        return;
+    }
+    c.left -= elapsed_ms;
+    c.left += c.inc;
+    if c.moves_to_go > 0 {
+        c.moves_to_go -= 1;
+        if c.moves_to_go == 0 {
+            c.moves_to_go = tc.moves;
+            c.left += tc.base_ms;
+        }
     }
 }
 

@@ -17,6 +17,7 @@ use rand::SeedableRng;
 use stats::{PlayerStats, Sprt};
 use std::collections::HashMap;
 use std::io::Write;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 
 mod args;
@@ -131,11 +132,9 @@ fn results_text(cfg: &MatchConfig, players: &[PlayerStats]) -> String {
     ret
 }
 
-/// Runs the match (`parse_args`' result) and prints cutechess-style lines.
-pub fn run(cfg: MatchConfig, variants: &Variants) -> Result<MatchReport, String> {
-    let v = variants
-        .get(&cfg.variant)
-        .ok_or_else(|| format!("unknown variant '{}'", cfg.variant))?;
+/// The match's schedule (`-openings`, the tournament's pairs, rounds, games) and the
+/// number of games it holds.
+fn make_schedule(cfg: &MatchConfig, v: &'static Variant) -> Result<(Schedule, u64), String> {
     let mut rng = rand::rngs::StdRng::seed_from_u64(cfg.seed);
     let openings = match &cfg.openings {
         Some(o) => {
@@ -158,7 +157,7 @@ pub fn run(cfg: MatchConfig, variants: &Variants) -> Result<MatchReport, String>
     let total = (cfg.rounds as u64)
         .saturating_mul(pairs.len() as u64)
         .saturating_mul(cfg.games as u64);
-    let schedule = Mutex::new(Schedule {
+    let schedule = Schedule {
         variant: v,
         pairs,
         rounds: cfg.rounds,
@@ -172,7 +171,38 @@ pub fn run(cfg: MatchConfig, variants: &Variants) -> Result<MatchReport, String>
         game: 0,
         current: None,
         number: 0,
-    });
+    };
+    Ok((schedule, total))
+}
+
+/// The standings and the match's state, shared by the workers.
+struct Tally {
+    players: Vec<PlayerStats>,
+    finished: u64,
+    forfeits: u32,
+    terminated: Option<String>,
+    error: Option<String>,
+}
+
+/// What every worker reads: the match, its schedule, the tally, the PGN file, the
+/// stop flag.
+struct Shared<'a> {
+    cfg: &'a MatchConfig,
+    v: &'static Variant,
+    schedule: Mutex<Schedule>,
+    tally: Mutex<Tally>,
+    pgn_file: Option<Mutex<std::fs::File>>,
+    stop: AtomicBool,
+    total: u64,
+    started: std::time::Instant,
+}
+
+/// Runs the match (`parse_args`' result) and prints cutechess-style lines.
+pub fn run(cfg: MatchConfig, variants: &Variants) -> Result<MatchReport, String> {
+    let v = variants
+        .get(&cfg.variant)
+        .ok_or_else(|| format!("unknown variant '{}'", cfg.variant))?;
+    let (schedule, total) = make_schedule(&cfg, v)?;
     let pgn_file = match &cfg.pgnout {
         Some(p) => Some(Mutex::new(
             std::fs::OpenOptions::new()
@@ -183,127 +213,31 @@ pub fn run(cfg: MatchConfig, variants: &Variants) -> Result<MatchReport, String>
         )),
         None => None,
     };
-    struct Tally {
-        players: Vec<PlayerStats>,
-        finished: u64,
-        forfeits: u32,
-        terminated: Option<String>,
-        error: Option<String>,
-    }
-    let tally = Mutex::new(Tally {
-        players: vec![PlayerStats::default(); n],
-        finished: 0,
-        forfeits: 0,
-        terminated: None,
-        error: None,
-    });
-    let stop = std::sync::atomic::AtomicBool::new(false);
-    let started = std::time::Instant::now();
+    let shared = Shared {
+        cfg: &cfg,
+        v,
+        schedule: Mutex::new(schedule),
+        tally: Mutex::new(Tally {
+            players: vec![PlayerStats::default(); cfg.engines.len()],
+            finished: 0,
+            forfeits: 0,
+            terminated: None,
+            error: None,
+        }),
+        pgn_file,
+        stop: AtomicBool::new(false),
+        total,
+        started: std::time::Instant::now(),
+    };
     let workers = (cfg.concurrency as u64).min(total).max(1) as usize;
     std::thread::scope(|s| {
         for _ in 0..workers {
-            let (schedule, tally, stop, pgn_file, cfg) =
-                (&schedule, &tally, &stop, &pgn_file, &cfg);
-            let mut first = true;
-            s.spawn(move || loop {
-                if stop.load(std::sync::atomic::Ordering::SeqCst) {
-                    return;
-                }
-                let job = match schedule.lock().map(|mut q| q.next()) {
-                    Ok(Ok(Some(job))) => job,
-                    Ok(Ok(None)) | Err(_) => return,
-                    Ok(Err(e)) => {
-                        if let Ok(mut t) = tally.lock() {
-                            t.error.get_or_insert(e);
-                        }
-                        stop.store(true, std::sync::atomic::Ordering::SeqCst);
-                        return;
-                    }
-                };
-                if !first {
-                    std::thread::sleep(std::time::Duration::from_millis(cfg.wait_ms));
-                }
-                first = false;
-                let (wn, bn) = (&cfg.engines[job.white].name, &cfg.engines[job.black].name);
-                println!("Started game {} of {total} ({wn} vs {bn})", job.number);
-                let r = play_game(
-                    cfg, v, job.white, job.black, &job.fen, &job.moves, job.round, job.number,
-                );
-                let Ok(mut t) = tally.lock() else { return };
-                let mut out = std::io::stdout().lock();
-                let _ = writeln!(
-                    out,
-                    "Finished game {} ({wn} vs {bn}): {} {{{}}}",
-                    job.number, r.score, r.reason
-                );
-                if let Some(f) = &r.forfeit {
-                    t.forfeits += 1;
-                    log::warn!("game {}: {f}", job.number);
-                    // An engine that cannot start ends the match (as in cutechess);
-                    // one that fails during a game does unless -recover.
-                    if r.termination == "abandoned" && (!cfg.recover || r.start_failed) {
-                        let why = if r.start_failed {
-                            "an engine could not start"
-                        } else {
-                            "an engine failed (use -recover to go on)"
-                        };
-                        let _ = writeln!(out, "Terminating the match: {why}");
-                        t.terminated.get_or_insert_with(|| why.to_string());
-                        stop.store(true, std::sync::atomic::Ordering::SeqCst);
-                    }
-                }
-                if let Some(f) = pgn_file {
-                    let write =
-                        !(r.score == "*" && cfg.pgnout.as_ref().is_some_and(|p| p.finished_only));
-                    if let (true, Ok(mut f)) = (write, f.lock()) {
-                        let _ = f.write_all(r.pgn.as_bytes());
-                    }
-                }
-                let (wi, bi) = (job.white, job.black);
-                match r.score {
-                    "1-0" => {
-                        t.players[wi].white.w += 1;
-                        t.players[bi].black.l += 1;
-                    }
-                    "0-1" => {
-                        t.players[wi].white.l += 1;
-                        t.players[bi].black.w += 1;
-                    }
-                    "1/2-1/2" => {
-                        t.players[wi].white.d += 1;
-                        t.players[bi].black.d += 1;
-                    }
-                    _ => {}
-                }
-                t.finished += 1;
-                if n == 2 {
-                    let p = t.players[0].total();
-                    let _ = writeln!(
-                        out,
-                        "Score of {} vs {}: {p}",
-                        cfg.engines[0].name, cfg.engines[1].name
-                    );
-                }
-                if cfg.rating_interval > 0 && t.finished % cfg.rating_interval as u64 == 0 {
-                    let _ = writeln!(out, "{}", results_text(cfg, &t.players));
-                    if t.finished < total {
-                        let eta =
-                            eta_text(started.elapsed(), t.finished, total, cfg.sprt.is_some());
-                        let _ = writeln!(out, "{eta}");
-                    }
-                }
-                if let Some(sp) = cfg.sprt {
-                    let llr = sp.llr(&t.players[0].total());
-                    let (lo, hi) = sp.bounds();
-                    if llr >= hi || llr <= lo {
-                        stop.store(true, std::sync::atomic::Ordering::SeqCst);
-                    }
-                }
-                let _ = out.flush();
-            });
+            let shared = &shared;
+            s.spawn(move || worker(shared));
         }
     });
-    let t = tally
+    let t = shared
+        .tally
         .into_inner()
         .map_err(|_| "a match worker panicked".to_string())?;
     if let Some(e) = t.error {
@@ -317,6 +251,119 @@ pub fn run(cfg: MatchConfig, variants: &Variants) -> Result<MatchReport, String>
         forfeits: t.forfeits,
         terminated: t.terminated,
     })
+}
+
+/// One worker: plays the schedule's next game until there is none or the match stops.
+fn worker(sh: &Shared) {
+    let cfg = sh.cfg;
+    let mut first = true;
+    loop {
+        if sh.stop.load(Ordering::SeqCst) {
+            return;
+        }
+        let job = match sh.schedule.lock().map(|mut q| q.next()) {
+            Ok(Ok(Some(job))) => job,
+            Ok(Ok(None)) | Err(_) => return,
+            Ok(Err(e)) => {
+                if let Ok(mut t) = sh.tally.lock() {
+                    t.error.get_or_insert(e);
+                }
+                sh.stop.store(true, Ordering::SeqCst);
+                return;
+            }
+        };
+        if !first {
+            std::thread::sleep(std::time::Duration::from_millis(cfg.wait_ms));
+        }
+        first = false;
+        let (wn, bn) = (&cfg.engines[job.white].name, &cfg.engines[job.black].name);
+        println!("Started game {} of {} ({wn} vs {bn})", job.number, sh.total);
+        let r = play_game(
+            cfg, sh.v, job.white, job.black, &job.fen, &job.moves, job.round, job.number,
+        );
+        let Ok(mut t) = sh.tally.lock() else { return };
+        finish_game(sh, &mut t, &job, &r);
+    }
+}
+
+/// Reports a finished game as cutechess does, writes its PGN, counts it, and stops the
+/// match when an engine failed (without `-recover`) or the SPRT decided.
+fn finish_game(sh: &Shared, t: &mut Tally, job: &schedule::Job, r: &GameResult) {
+    let cfg = sh.cfg;
+    let (wn, bn) = (&cfg.engines[job.white].name, &cfg.engines[job.black].name);
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(
+        out,
+        "Finished game {} ({wn} vs {bn}): {} {{{}}}",
+        job.number, r.score, r.reason
+    );
+    if let Some(f) = &r.forfeit {
+        t.forfeits += 1;
+        log::warn!("game {}: {f}", job.number);
+        // An engine that cannot start ends the match (as in cutechess);
+        // one that fails during a game does unless -recover.
+        if r.termination == "abandoned" && (!cfg.recover || r.start_failed) {
+            let why = if r.start_failed {
+                "an engine could not start"
+            } else {
+                "an engine failed (use -recover to go on)"
+            };
+            let _ = writeln!(out, "Terminating the match: {why}");
+            t.terminated.get_or_insert_with(|| why.to_string());
+            sh.stop.store(true, Ordering::SeqCst);
+        }
+    }
+    if let Some(f) = &sh.pgn_file {
+        let write = !(r.score == "*" && cfg.pgnout.as_ref().is_some_and(|p| p.finished_only));
+        if let (true, Ok(mut f)) = (write, f.lock()) {
+            let _ = f.write_all(r.pgn.as_bytes());
+        }
+    }
+    let (wi, bi) = (job.white, job.black);
+    match r.score {
+        "1-0" => {
+            t.players[wi].white.w += 1;
+            t.players[bi].black.l += 1;
+        }
+        "0-1" => {
+            t.players[wi].white.l += 1;
+            t.players[bi].black.w += 1;
+        }
+        "1/2-1/2" => {
+            t.players[wi].white.d += 1;
+            t.players[bi].black.d += 1;
+        }
+        _ => {}
+    }
+    t.finished += 1;
+    if cfg.engines.len() == 2 {
+        let p = t.players[0].total();
+        let _ = writeln!(
+            out,
+            "Score of {} vs {}: {p}",
+            cfg.engines[0].name, cfg.engines[1].name
+        );
+    }
+    if cfg.rating_interval > 0 && t.finished.is_multiple_of(cfg.rating_interval as u64) {
+        let _ = writeln!(out, "{}", results_text(cfg, &t.players));
+        if t.finished < sh.total {
+            let eta = eta_text(
+                sh.started.elapsed(),
+                t.finished,
+                sh.total,
+                cfg.sprt.is_some(),
+            );
+            let _ = writeln!(out, "{eta}");
+        }
+    }
+    if let Some(sp) = cfg.sprt {
+        let llr = sp.llr(&t.players[0].total());
+        let (lo, hi) = sp.bounds();
+        if llr >= hi || llr <= lo {
+            sh.stop.store(true, Ordering::SeqCst);
+        }
+    }
+    let _ = out.flush();
 }
 
 /// The `-ratinginterval` estimate of the time left: the wall time per finished game so

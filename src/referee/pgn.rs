@@ -64,7 +64,7 @@ pub fn eval_comment(score: Option<i32>, depth: Option<i32>, ms: i64) -> String {
     s
 }
 
-/// The PGN text of a game (SAN per NOTATION.md, `{comment}` after each move), laid
+/// The PGN text of a game (SAN per docs/notation.md, `{comment}` after each move), laid
 /// out as cutechess lays it out: a move keeps its number and comment on its line,
 /// and lines stay under 80 characters.
 pub fn write(g: &PgnGame) -> String {

@@ -1,4 +1,4 @@
-//! EFEN (extended FEN) parsing and printing, with the validations of NOTATION.md.
+//! EFEN (extended FEN) parsing and printing, with the validations of docs/notation.md, "EFEN".
 
 use super::bitboard::*;
 use super::piece::*;

@@ -1,4 +1,4 @@
-//! Perft: counts the leaves of the legal move tree (NOTATION.md, "Perft").
+//! Perft: counts the leaves of the legal move tree (docs/notation.md, "Perft").
 
 use super::moves::*;
 use super::notation::move_text;

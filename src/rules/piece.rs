@@ -50,7 +50,7 @@ pub enum Kind {
     Rook = 3,
     Queen = 4,
     King = 5,
-    /// Moves along its facing over friendly pieces (RULES.md, the Lancer).
+    /// Moves along its facing over friendly pieces (docs/rules.md, "The lancer").
     Lancer = 6,
     /// Non-capturing rook mover that holds orthogonal enemy neighbours.
     Jailer = 7,

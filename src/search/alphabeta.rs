@@ -29,7 +29,33 @@ fn lmr_table() -> &'static Lmr {
     })
 }
 
+/// Whether a table score `s` of this bound settles a node searched with the window
+/// (alpha, beta).
+#[inline]
+fn tt_cutoff(bound: Bound, s: i32, alpha: i32, beta: i32) -> bool {
+    match bound {
+        Bound::Exact => true,
+        Bound::Lower => s >= beta,
+        Bound::Upper => s <= alpha,
+        Bound::None => false,
+    }
+}
+
 impl Worker<'_> {
+    /// The bookkeeping of playing `m` from `pos` (to `child`) at `ply`: the key for
+    /// repetitions, and the move the histories of the next plies are indexed by.
+    /// The caller pops the key once the child is searched.
+    #[inline]
+    fn push_move(&mut self, pos: &Position, child: &Position, m: Move, ply: usize) {
+        self.keys.push(child.key());
+        self.cont_block[ply] = cont_block(moved_piece(pos, m), m.to());
+        self.prev[ply] = if m.move_type() == MoveType::Drop || m.is_pass() {
+            (NO_PIECE, 0)
+        } else {
+            (pos.piece_at(m.from()), m.to())
+        };
+    }
+
     /// Counts a node and answers what needs no search: a stop, a king already lost,
     /// a king that can be taken now (king-capture variants).
     #[inline]
@@ -124,14 +150,7 @@ impl Worker<'_> {
         let tt_hit = self.shared.tt.probe(key);
         if let Some(h) = tt_hit {
             let s = from_tt(h.score, ply);
-            if !pv_node
-                && match h.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => s >= beta,
-                    Bound::Upper => s <= alpha,
-                    Bound::None => false,
-                }
-            {
+            if !pv_node && self.on(Feature::TtCutoff) && tt_cutoff(h.bound, s, alpha, beta) {
                 return s;
             }
         }
@@ -170,7 +189,7 @@ impl Worker<'_> {
             list.retain(|m| {
                 is_capture(pos, m) || (m.move_type() == MoveType::Promotion && m.kind() == first)
             });
-            if v.drops && qd == 0 {
+            if v.drops && qd == 0 && self.on(Feature::QsearchDrops) {
                 self.add_checking_drops(pos, list);
             }
         }
@@ -185,6 +204,7 @@ impl Worker<'_> {
             if !in_check
                 && m.move_type() != MoveType::Drop
                 && best > -MATE_BOUND
+                && self.on(Feature::QsearchSee)
                 && !see_ge(pos, m, 0)
             {
                 continue;
@@ -271,10 +291,12 @@ impl Worker<'_> {
             if ply >= MAX_PLY {
                 return self.static_eval(pos, ply);
             }
-            alpha = alpha.max(-MATE + ply as i32);
-            beta = beta.min(MATE - ply as i32 - 1);
-            if alpha >= beta {
-                return alpha;
+            if self.on(Feature::MateDistance) {
+                alpha = alpha.max(-MATE + ply as i32);
+                beta = beta.min(MATE - ply as i32 - 1);
+                if alpha >= beta {
+                    return alpha;
+                }
             }
         }
         let key = pos.key();
@@ -287,13 +309,9 @@ impl Worker<'_> {
             if !pv_node
                 && ply > 0
                 && excluded == Move::NONE
+                && self.on(Feature::TtCutoff)
                 && h.depth >= depth
-                && match h.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => s >= beta,
-                    Bound::Upper => s <= alpha,
-                    Bound::None => false,
-                }
+                && tt_cutoff(h.bound, s, alpha, beta)
             {
                 return s;
             }
@@ -317,6 +335,7 @@ impl Worker<'_> {
             // position, and quiescence says whether one does. (It borrows the second
             // buffer bank: this node holds the first.)
             if self.on(Feature::Pruning)
+                && self.on(Feature::Razoring)
                 && depth <= 3
                 && alpha.abs() < MATE_BOUND
                 && eval + 250 + 200 * depth * depth < alpha
@@ -372,6 +391,7 @@ impl Worker<'_> {
             && depth >= 5
             && beta.abs() < MATE_BOUND
             && self.on(Feature::Pruning)
+            && self.on(Feature::ProbCut)
             && !tt_hit.is_some_and(|h| h.depth >= depth - 3 && from_tt(h.score, ply) < pc_beta)
         {
             let list = &mut buf.list;
@@ -382,13 +402,7 @@ impl Worker<'_> {
                     continue;
                 }
                 let child = pos.after(m);
-                self.keys.push(child.key());
-                self.cont_block[ply] = cont_block(moved_piece(pos, m), m.to());
-                self.prev[ply] = if m.move_type() == MoveType::Drop || m.is_pass() {
-                    (NO_PIECE, 0)
-                } else {
-                    (pos.piece_at(m.from()), m.to())
-                };
+                self.push_move(pos, &child, m, ply);
                 let mut s = -self.qsearch(&child, -pc_beta, -pc_beta + 1, ply + 1, 0);
                 if s >= pc_beta {
                     s = -self.search(
@@ -414,11 +428,12 @@ impl Worker<'_> {
             }
         }
         // Internal iterative reduction: no table move to guide a deep search.
-        let depth = if tt_move == Move::NONE && depth >= 6 && (pv_node || cut) {
-            depth - 1
-        } else {
-            depth
-        };
+        let depth =
+            if tt_move == Move::NONE && depth >= 6 && (pv_node || cut) && self.on(Feature::Iir) {
+                depth - 1
+            } else {
+                depth
+            };
         let list = &mut buf.list;
         pos.legal_moves(list);
         if list.is_empty() {
@@ -473,21 +488,26 @@ impl Worker<'_> {
                 && best > -MATE_BOUND
                 && searched > 0
                 && self.on(Feature::Pruning)
-                && self.on(Feature::Futility)
             {
-                if depth <= 6 && nq as i32 > 3 + depth * depth / (2 - improving as i32) {
+                if depth <= 6
+                    && nq as i32 > 3 + depth * depth / (2 - improving as i32)
+                    && self.on(Feature::Lmp)
+                {
                     continue;
                 }
                 let hist = self.quiet_score(pos, m, ply);
                 // A move whose history says it rarely works is not tried near the leaves.
-                if depth <= 4 && hist < -2500 * depth {
+                if depth <= 4 && hist < -2500 * depth && self.on(Feature::HistoryPruning) {
                     continue;
                 }
                 let lmr_depth =
                     (depth - 1 - lmr.0[(depth as usize).min(63)][searched.min(63)] as i32
                         + hist / 8192)
                         .max(0);
-                if lmr_depth <= 6 && eval + 100 + 90 * lmr_depth <= alpha {
+                if lmr_depth <= 6
+                    && eval + 100 + 90 * lmr_depth <= alpha
+                    && self.on(Feature::Futility)
+                {
                     continue;
                 }
             }
@@ -497,6 +517,7 @@ impl Worker<'_> {
                 && !in_check
                 && best > -MATE_BOUND
                 && self.on(Feature::Pruning)
+                && self.on(Feature::SeePruning)
                 && !(gives_check && m.move_type() == MoveType::Drop)
             {
                 if capture || gives_check || !quiet {
@@ -513,7 +534,10 @@ impl Worker<'_> {
                 }
             }
             // Only a check that does not lose material is extended.
-            let mut ext = (gives_check && ply < 2 * depth as usize + 8 && see_ge(pos, m, 0)) as i32;
+            let mut ext = (gives_check
+                && ply < 2 * depth as usize + 8
+                && self.on(Feature::CheckExtension)
+                && see_ge(pos, m, 0)) as i32;
             // Singular extension: when every other move fails well below the table's
             // score, the table move is the only good one and is searched deeper. When
             // even without it the position beats beta, several moves refute it
@@ -524,6 +548,7 @@ impl Worker<'_> {
                     && m == tt_move
                     && excluded == Move::NONE
                     && depth >= 8
+                    && self.on(Feature::Singular)
                     && h.depth >= depth - 3
                     && matches!(h.bound, Bound::Lower | Bound::Exact)
                     && from_tt(h.score, ply).abs() < MATE_BOUND
@@ -550,13 +575,7 @@ impl Worker<'_> {
                 self.report_root_move(m, searched + 1);
             }
             let new_depth = depth - 1 + ext;
-            self.keys.push(child.key());
-            self.cont_block[ply] = cont_block(moved_piece(pos, m), m.to());
-            self.prev[ply] = if m.move_type() == MoveType::Drop || m.is_pass() {
-                (NO_PIECE, 0)
-            } else {
-                (pos.piece_at(m.from()), m.to())
-            };
+            self.push_move(pos, &child, m, ply);
             let nodes_before = self.nodes;
             let mut score;
             if searched == 0 {

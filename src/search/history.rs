@@ -8,6 +8,7 @@
 //! Every table is updated with a "gravity" rule that keeps entries within
 //! ±[`HIST_MAX`] and lets old knowledge fade as new bonuses arrive.
 
+use super::limits::Feature;
 use super::movepick::hist_idx;
 use super::score::MATE_BOUND;
 use super::worker::Worker;
@@ -142,6 +143,9 @@ impl Worker<'_> {
     /// The static evaluation `raw` corrected by what searches found before.
     #[inline]
     pub(crate) fn corrected(&self, pos: &Position, raw: i32) -> i32 {
+        if !self.on(Feature::Correction) {
+            return raw.clamp(-MATE_BOUND + 1, MATE_BOUND - 1);
+        }
         let c = self.hist.corr[pos.side().idx()][corr_index(pos)] / CORR_GRAIN;
         (raw + c).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
     }
@@ -149,6 +153,9 @@ impl Worker<'_> {
     /// Moves the correction of `pos` toward `diff` (search result less corrected eval).
     #[inline]
     pub(crate) fn update_correction(&mut self, pos: &Position, depth: i32, diff: i32) {
+        if !self.on(Feature::Correction) {
+            return;
+        }
         let bonus = (diff * depth * CORR_GRAIN / 8).clamp(-CORR_LIMIT / 4, CORR_LIMIT / 4);
         let e = &mut self.hist.corr[pos.side().idx()][corr_index(pos)];
         *e += bonus - *e * bonus.abs() / CORR_LIMIT;

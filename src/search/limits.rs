@@ -57,40 +57,117 @@ impl EvalChoice {
     }
 }
 
-/// Search features that can be switched off for self-play measurements.
+/// Search features that can be switched off for self-play measurements (the
+/// `Ablation` option; docs/protocols.md, "Ablation"). Each is one bit of
+/// [`Limits::disabled`]; `Pruning` switches off every pruning at once.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Feature {
     NullMove = 1,
-    Lmr = 2,
-    /// Reverse futility, futility and late-move pruning.
-    Pruning = 4,
-    Aspiration = 8,
-    /// Reverse futility pruning alone.
-    Rfp = 16,
-    /// Futility and late-move pruning of quiet moves alone.
-    Futility = 32,
+    Lmr = 1 << 1,
+    /// Every pruning: razoring, reverse futility, ProbCut, late-move, history,
+    /// futility and SEE pruning.
+    Pruning = 1 << 2,
+    Aspiration = 1 << 3,
+    /// Reverse futility pruning.
+    Rfp = 1 << 4,
+    /// Futility pruning of quiet moves (eval plus a margin below alpha).
+    Futility = 1 << 5,
+    /// Late-move pruning: quiet moves past a count at low depth.
+    Lmp = 1 << 6,
+    /// Quiet moves with a bad history at low depth.
+    HistoryPruning = 1 << 7,
+    /// Moves that lose material by SEE at low depth.
+    SeePruning = 1 << 8,
+    Razoring = 1 << 9,
+    ProbCut = 1 << 10,
+    /// Singular extension, with multi-cut and the negative extension.
+    Singular = 1 << 11,
+    /// The extension of checks that do not lose material.
+    CheckExtension = 1 << 12,
+    /// Internal iterative reduction.
+    Iir = 1 << 13,
+    /// Correction history of the static evaluation.
+    Correction = 1 << 14,
+    /// Mate-distance pruning.
+    MateDistance = 1 << 15,
+    /// Cutoffs on the table's score.
+    TtCutoff = 1 << 16,
+    /// Quiescence's skipping of captures that lose material.
+    QsearchSee = 1 << 17,
+    /// Quiescence's checking drops (drop variants).
+    QsearchDrops = 1 << 18,
+    /// Killer moves in move ordering.
+    Killers = 1 << 19,
+    /// The counter move in move ordering.
+    CounterMove = 1 << 20,
+    /// Quiet-move histories (history, continuation) in move ordering.
+    History = 1 << 21,
 }
 
 impl Feature {
-    /// Parses a comma list such as `null,lmr` into bits.
+    /// Every feature with its name, in the order the error message lists them.
+    pub const ALL: &'static [(&'static str, Feature)] = &[
+        ("null", Feature::NullMove),
+        ("lmr", Feature::Lmr),
+        ("pruning", Feature::Pruning),
+        ("aspiration", Feature::Aspiration),
+        ("rfp", Feature::Rfp),
+        ("futility", Feature::Futility),
+        ("lmp", Feature::Lmp),
+        ("histprune", Feature::HistoryPruning),
+        ("see", Feature::SeePruning),
+        ("razoring", Feature::Razoring),
+        ("probcut", Feature::ProbCut),
+        ("singular", Feature::Singular),
+        ("checkext", Feature::CheckExtension),
+        ("iir", Feature::Iir),
+        ("correction", Feature::Correction),
+        ("matedistance", Feature::MateDistance),
+        ("ttcut", Feature::TtCutoff),
+        ("qsee", Feature::QsearchSee),
+        ("qdrops", Feature::QsearchDrops),
+        ("killers", Feature::Killers),
+        ("countermove", Feature::CounterMove),
+        ("history", Feature::History),
+    ];
+
+    /// Parses a comma list such as `null,lmr` into bits; an unknown name is an error
+    /// that lists the names.
     pub fn parse_list(s: &str) -> Result<u32, String> {
         let mut bits = 0;
         for t in s
             .split([',', ' '])
             .filter(|t| !t.is_empty() && *t != "<empty>" && *t != "none")
         {
-            bits |= match t {
-                "null" => Feature::NullMove as u32,
-                "lmr" => Feature::Lmr as u32,
-                "pruning" => Feature::Pruning as u32,
-                "aspiration" => Feature::Aspiration as u32,
-                _ => {
-                    return Err(format!(
-                        "unknown search feature '{t}' (null, lmr, pruning, aspiration)"
-                    ))
-                }
-            };
+            let f = Feature::ALL.iter().find(|(n, _)| *n == t).ok_or_else(|| {
+                let names: Vec<&str> = Feature::ALL.iter().map(|(n, _)| *n).collect();
+                format!("unknown search feature '{t}' ({})", names.join(", "))
+            })?;
+            bits |= f.1 as u32;
         }
         Ok(bits)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_feature_name_parses_to_its_own_bit() {
+        let mut all = 0;
+        for &(name, f) in Feature::ALL {
+            let bits = Feature::parse_list(name).unwrap();
+            assert_eq!(bits, f as u32, "{name}");
+            assert_eq!(all & bits, 0, "{name} shares a bit");
+            all |= bits;
+        }
+        assert_eq!(Feature::parse_list("null, lmr").unwrap(), 3);
+        assert_eq!(Feature::parse_list("none").unwrap(), 0);
+        let e = Feature::parse_list("nul").unwrap_err();
+        assert!(
+            e.contains("'nul'") && e.contains("probcut, singular"),
+            "{e}"
+        );
     }
 }

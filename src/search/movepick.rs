@@ -2,6 +2,7 @@
 //! next best move.
 
 use super::history::moved_piece;
+use super::limits::Feature;
 use super::see::{see_ge, value as see_value};
 use super::worker::Worker;
 use crate::rules::moves::*;
@@ -114,14 +115,16 @@ impl Worker<'_> {
                     + m.kind().map_or(0, |k| 16 * see_value(k))
             } else if let Some(k) = m.kind().filter(|_| m.move_type() == MoveType::Promotion) {
                 900_000 + ordering_value(k)
-            } else if m == self.killers[ply][0] {
+            } else if m == self.killers[ply][0] && self.on(Feature::Killers) {
                 800_000
-            } else if m == self.killers[ply][1] {
+            } else if m == self.killers[ply][1] && self.on(Feature::Killers) {
                 700_000
-            } else if m == counter {
+            } else if m == counter && self.on(Feature::CounterMove) {
                 600_000
-            } else {
+            } else if self.on(Feature::History) {
                 self.quiet_score(pos, m, ply)
+            } else {
+                0
             };
         }
     }

@@ -11,7 +11,7 @@
 
 use crate::rules::Variant;
 use crate::search::eval::params::{self, Params, GROUPS, NPARAMS};
-use crate::search::eval::{trace, Score};
+use crate::search::eval::{trace, MgEg};
 use rayon::prelude::*;
 
 /// How to tune.
@@ -214,10 +214,10 @@ fn to_vec(p: &Params) -> Vec<f64> {
 
 fn to_params(w: &[f64]) -> Params {
     let mut p = Params {
-        w: [Score::default(); NPARAMS],
+        w: [MgEg::default(); NPARAMS],
     };
     for i in 0..NPARAMS {
-        p.w[i] = Score::new(w[2 * i].round() as i32, w[2 * i + 1].round() as i32);
+        p.w[i] = MgEg::new(w[2 * i].round() as i32, w[2 * i + 1].round() as i32);
     }
     p
 }

@@ -3,6 +3,52 @@
 use super::setup::send_setup;
 use super::*;
 
+/// Whether pondering goes on through `cmd`: only commands that leave the game alone.
+fn keeps_pondering(cmd: &str) -> bool {
+    matches!(
+        cmd,
+        "usermove"
+            | "ping"
+            | "time"
+            | "otim"
+            | "post"
+            | "nopost"
+            | "hard"
+            | "accepted"
+            | "rejected"
+            | "computer"
+            | "name"
+            | "rating"
+            | "ics"
+            | "hint"
+            | "bk"
+            | "draw"
+            | "."
+    )
+}
+
+/// The first word of `s` as a number.
+fn first_number(s: &str) -> Option<i64> {
+    s.split_whitespace()
+        .next()
+        .and_then(|t| t.parse::<i64>().ok())
+}
+
+/// `level MPS BASE INC`: moves per period, base time (ms), increment (ms).
+fn parse_level(rest: &str) -> Option<(u32, u64, u64)> {
+    let t: Vec<&str> = rest.split_whitespace().collect();
+    if t.len() != 3 {
+        return None;
+    }
+    let mps = t[0].parse::<u32>().ok()?;
+    let base = parse_time_ms(t[1])?;
+    let inc = t[2]
+        .parse::<f64>()
+        .ok()
+        .filter(|x| x.is_finite() && *x >= 0.0)?;
+    Some((mps, base, (inc * 1000.0) as u64))
+}
+
 impl Session {
     /// Handles one line; false on `quit`.
     pub fn handle(&mut self, raw: &str) -> bool {
@@ -11,34 +57,7 @@ impl Session {
             return true;
         }
         let (cmd, rest) = crate::protocol::split_command(line);
-        let num = |s: &str| {
-            s.split_whitespace()
-                .next()
-                .and_then(|t| t.parse::<i64>().ok())
-        };
-        // Pondering goes on only through commands that leave the game alone.
-        if self.pondering.is_some()
-            && !matches!(
-                cmd,
-                "usermove"
-                    | "ping"
-                    | "time"
-                    | "otim"
-                    | "post"
-                    | "nopost"
-                    | "hard"
-                    | "accepted"
-                    | "rejected"
-                    | "computer"
-                    | "name"
-                    | "rating"
-                    | "ics"
-                    | "hint"
-                    | "bk"
-                    | "draw"
-                    | "."
-            )
-        {
+        if self.pondering.is_some() && !keeps_pondering(cmd) {
             self.unponder();
         }
         match cmd {
@@ -46,47 +65,8 @@ impl Session {
             "easy" => self.ponder = false,
             "xboard" | "accepted" | "rejected" | "computer" | "name" | "random" | "ics"
             | "rating" | "draw" | "hint" | "bk" | "hover" | "." | "pause" | "resume" | "nps" => {}
-            // `option NAME=VALUE` (match tools send it unasked): Hash and Threads are
-            // applied; others are ignored without an Error line, which a referee would
-            // read as a protocol failure.
-            // `option NAME=VALUE` (match tools send it unasked): an option of the
-            // engine's table is set (Hash and Threads too, which XBoard itself sets
-            // with `memory` and `cores`); unknown names are ignored.
-            "option" => {
-                let (k, v) = match rest.split_once('=') {
-                    Some((k, v)) => (k.trim(), Some(v.trim())),
-                    None => (rest.trim(), None),
-                };
-                if k.eq_ignore_ascii_case(FULL_TEXT_OPTION) {
-                    self.full_text = v == Some("1");
-                } else if crate::engine::options::find(k).is_some_and(|o| o.xboard_settable()) {
-                    if let Err(e) = self.engine.set_option(k, v) {
-                        error(&e, line);
-                    }
-                }
-            }
-            "protover" => {
-                let names: Vec<String> = self
-                    .engine
-                    .variants()
-                    .all()
-                    .iter()
-                    .map(|v| v.xboard_name.clone())
-                    .collect();
-                out(&format!(
-                    "feature ping=1 setboard=1 usermove=1 san=0 time=1 draw=1 sigint=0 sigterm=0 reuse=1 analyze=1 colors=0 memory=1 smp=1 exclude=0 highlight=1 myname=\"lancer {}\" variants=\"{}\"",
-                    env!("CARGO_PKG_VERSION"),
-                    names.join(",")
-                ));
-                for o in crate::engine::options::OPTIONS {
-                    if let Some(f) = o.xboard_feature() {
-                        out(&format!("feature option=\"{f}\""));
-                    }
-                }
-                out(&format!(
-                    "feature option=\"{FULL_TEXT_OPTION} -check 0\" done=1"
-                ));
-            }
+            "option" => self.option(line, rest),
+            "protover" => self.protover(),
             "new" => self.new_game(),
             "variant" => self.variant(line, rest),
             "force" => {
@@ -116,53 +96,7 @@ impl Session {
                     self.usermove(rest)
                 }
             }
-            "level" => {
-                let t: Vec<&str> = rest.split_whitespace().collect();
-                let parsed = (|| {
-                    if t.len() != 3 {
-                        return None;
-                    }
-                    let mps = t[0].parse::<u32>().ok()?;
-                    let base = parse_time_ms(t[1])?;
-                    let inc = t[2]
-                        .parse::<f64>()
-                        .ok()
-                        .filter(|x| x.is_finite() && *x >= 0.0)?;
-                    Some((mps, base, (inc * 1000.0) as u64))
-                })();
-                match parsed {
-                    Some((mps, base, inc)) => {
-                        self.mps = mps;
-                        self.base_ms = base;
-                        self.inc_ms = inc;
-                        self.st_ms = None;
-                    }
-                    None => error("expected 'level MPS BASE INC'", line),
-                }
-            }
-            "st" => match rest
-                .parse::<f64>()
-                .ok()
-                .filter(|x| x.is_finite() && *x > 0.0)
-            {
-                Some(s) => self.st_ms = Some((s * 1000.0) as u64),
-                None => error("expected seconds", line),
-            },
-            "sd" => match num(rest) {
-                Some(d) if d > 0 => self.sd = Some(d.min(1000) as i32),
-                _ => error("expected a depth", line),
-            },
-            "time" | "otim" => match num(rest) {
-                Some(cs) => {
-                    let ms = (cs.max(1) as u64).saturating_mul(10);
-                    if cmd == "time" {
-                        self.time_ms = Some(ms);
-                    } else {
-                        self.otim_ms = Some(ms);
-                    }
-                }
-                None => error("expected centiseconds", line),
-            },
+            "level" | "st" | "sd" | "time" | "otim" => self.time_control(cmd, line, rest),
             "?" => {
                 if self.thinking {
                     self.engine.request_stop();
@@ -173,37 +107,10 @@ impl Session {
                 self.cancel();
                 self.over = true;
             }
-            "undo" | "remove" => {
-                let n = if cmd == "undo" { 1 } else { 2 };
-                if self.engine.game().moves().len() < n {
-                    return {
-                        error("no move to take back", line);
-                        true
-                    };
-                }
-                self.cancel();
-                for _ in 0..n {
-                    self.engine.undo();
-                }
-                self.over = false;
-                if self.analyzing {
-                    self.analyze();
-                }
-            }
+            "undo" | "remove" => self.take_back(if cmd == "undo" { 1 } else { 2 }, line),
             "post" => self.post = true,
             "nopost" => self.post = false,
-            "memory" => match num(rest) {
-                Some(mb) if mb > 0 => {
-                    if let Err(e) = self.engine.set_hash((mb as usize).min(MAX_HASH)) {
-                        error(&e, line);
-                    }
-                }
-                _ => error("expected megabytes", line),
-            },
-            "cores" => match num(rest) {
-                Some(n) if n > 0 => self.engine.set_threads((n as usize).min(MAX_THREADS)),
-                _ => error("expected a number of cores", line),
-            },
+            "memory" | "cores" => self.resources(cmd, line, rest),
             "setboard" => self.setboard(line, rest),
             "analyze" => {
                 self.analyzing = true;
@@ -231,6 +138,114 @@ impl Session {
             }
         }
         true
+    }
+
+    /// `option NAME=VALUE` (match tools send it unasked): an option of the engine's
+    /// table is set (Hash and Threads too, which XBoard itself sets with `memory` and
+    /// `cores`); unknown names are ignored.
+    fn option(&mut self, line: &str, rest: &str) {
+        let (k, v) = match rest.split_once('=') {
+            Some((k, v)) => (k.trim(), Some(v.trim())),
+            None => (rest.trim(), None),
+        };
+        if k.eq_ignore_ascii_case(FULL_TEXT_OPTION) {
+            self.full_text = v == Some("1");
+        } else if crate::engine::options::find(k).is_some_and(|o| o.xboard_settable()) {
+            if let Err(e) = self.engine.set_option(k, v) {
+                error(&e, line);
+            }
+        }
+    }
+
+    /// The answer to `protover`: the features, the options, `done=1`.
+    fn protover(&self) {
+        let names: Vec<String> = self
+            .engine
+            .variants()
+            .all()
+            .iter()
+            .map(|v| v.xboard_name.clone())
+            .collect();
+        out(&format!(
+            "feature ping=1 setboard=1 usermove=1 san=0 time=1 draw=1 sigint=0 sigterm=0 reuse=1 analyze=1 colors=0 memory=1 smp=1 exclude=0 highlight=1 myname=\"lancer {}\" variants=\"{}\"",
+            env!("CARGO_PKG_VERSION"),
+            names.join(",")
+        ));
+        for o in crate::engine::options::OPTIONS {
+            if let Some(f) = o.xboard_feature() {
+                out(&format!("feature option=\"{f}\""));
+            }
+        }
+        out(&format!(
+            "feature option=\"{FULL_TEXT_OPTION} -check 0\" done=1"
+        ));
+    }
+
+    /// `level MPS BASE INC`, `st SECONDS`, `sd DEPTH`, `time CS`, `otim CS`.
+    fn time_control(&mut self, cmd: &str, line: &str, rest: &str) {
+        match cmd {
+            "level" => match parse_level(rest) {
+                Some((mps, base, inc)) => {
+                    self.mps = mps;
+                    self.base_ms = base;
+                    self.inc_ms = inc;
+                    self.st_ms = None;
+                }
+                None => error("expected 'level MPS BASE INC'", line),
+            },
+            "st" => match rest
+                .parse::<f64>()
+                .ok()
+                .filter(|x| x.is_finite() && *x > 0.0)
+            {
+                Some(s) => self.st_ms = Some((s * 1000.0) as u64),
+                None => error("expected seconds", line),
+            },
+            "sd" => match first_number(rest) {
+                Some(d) if d > 0 => self.sd = Some(d.min(1000) as i32),
+                _ => error("expected a depth", line),
+            },
+            _ => match first_number(rest) {
+                Some(cs) => {
+                    let ms = (cs.max(1) as u64).saturating_mul(10);
+                    if cmd == "time" {
+                        self.time_ms = Some(ms);
+                    } else {
+                        self.otim_ms = Some(ms);
+                    }
+                }
+                None => error("expected centiseconds", line),
+            },
+        }
+    }
+
+    /// `undo` (n = 1) and `remove` (n = 2).
+    fn take_back(&mut self, n: usize, line: &str) {
+        if self.engine.game().moves().len() < n {
+            return error("no move to take back", line);
+        }
+        self.cancel();
+        for _ in 0..n {
+            self.engine.undo();
+        }
+        self.over = false;
+        if self.analyzing {
+            self.analyze();
+        }
+    }
+
+    /// `memory MB` and `cores N`.
+    fn resources(&mut self, cmd: &str, line: &str, rest: &str) {
+        match (cmd, first_number(rest)) {
+            ("memory", Some(mb)) if mb > 0 => {
+                if let Err(e) = self.engine.set_hash((mb as usize).min(MAX_HASH)) {
+                    error(&e, line);
+                }
+            }
+            ("memory", _) => error("expected megabytes", line),
+            (_, Some(n)) if n > 0 => self.engine.set_threads((n as usize).min(MAX_THREADS)),
+            _ => error("expected a number of cores", line),
+        }
     }
 
     pub(super) fn new_game(&mut self) {

@@ -1,5 +1,5 @@
-//! XBoard / CECP v2 (PROTOCOLS.md, "XBoard / CECP v2"; long notes in
-//! `reference/xboard-notes.md`).
+//! XBoard / CECP v2 (docs/protocols.md, "XBoard / CECP v2"; its limits in "Known
+//! limits of XBoard").
 //!
 //! Stdin is read on its own thread; its lines and the search's results meet in one
 //! channel, so the engine's own moves are played into the game by the main loop.
@@ -11,10 +11,11 @@
 //! show a Royal Standard displacement; such a capture is sent as a plain move
 //! (`b2b5`) while the engine keeps the true position. Likewise a fullcavalry castling
 //! that turns the lancer cannot be written, so in CECP mode the engine only castles
-//! without turning (when it can). A peer that reads NOTATION.md move text (`lancer
+//! without turning (when it can). A peer that reads move text (docs/notation.md) (`lancer
 //! match`) sets the option `Full move text`, and those moves then travel in move
 //! text both ways.
 
+use super::out;
 use crate::engine::{Engine, MAX_HASH, MAX_THREADS};
 use crate::rules::bitboard::{parse_square, square};
 use crate::rules::notation::xboard::{
@@ -25,7 +26,6 @@ use crate::rules::variant::Start;
 use crate::rules::xboard_fen::{efen_from_xboard, xboard_fen};
 use crate::rules::{Color, Kind, Move, MoveList, MoveType, Outcome, Position};
 use crate::search::{Info, Limits, Score, SearchResult};
-use std::io::Write;
 use std::sync::mpsc::{channel, Sender};
 
 mod commands;
@@ -34,14 +34,7 @@ mod setup;
 
 pub use setup::setup_lines;
 
-/// Prints one protocol line.
-fn out(line: &str) {
-    let stdout = std::io::stdout();
-    let mut lock = stdout.lock();
-    let _ = writeln!(lock, "{line}");
-    let _ = lock.flush();
-}
-
+/// CECP's error line for a command (the command cut to 80 characters).
 fn error(reason: &str, cmd: &str) {
     out(&format!(
         "Error ({reason}): {}",

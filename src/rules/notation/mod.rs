@@ -1,4 +1,4 @@
-//! Every move notation, parse and print side by side: move text (NOTATION.md, UCI,
+//! Every move notation, parse and print side by side: move text (docs/notation.md, UCI,
 //! CLI), SAN, and XBoard's move text. Parsing matches a token against the printed
 //! form of every legal move, so printing and parsing cannot disagree.
 

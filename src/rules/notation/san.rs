@@ -1,4 +1,4 @@
-//! SAN with the variant forms of NOTATION.md. Parsing matches a token against the
+//! SAN with the variant forms of docs/notation.md, "SAN". Parsing matches a token against the
 //! SAN of every legal move, so the two cannot disagree.
 
 use super::text::{move_text, MoveError};
@@ -8,7 +8,7 @@ use crate::rules::piece::*;
 use crate::rules::position::*;
 use crate::rules::variant::*;
 
-/// SAN of a legal move `m` in `pos`, with the variant forms of NOTATION.md.
+/// SAN of a legal move `m` in `pos`, with the variant forms of docs/notation.md.
 pub fn san(pos: &Position, m: Move) -> String {
     let mut s = san_core(pos, m);
     let after = pos.after(m);

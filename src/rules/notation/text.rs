@@ -1,4 +1,4 @@
-//! Move text (UCI, CLI, tests), as NOTATION.md defines it. Parsing matches a token
+//! Move text (UCI, CLI, tests), as docs/notation.md ("Move text") defines it. Parsing matches a token
 //! against the printed form of every legal move, so the two cannot disagree.
 
 use crate::rules::bitboard::*;
@@ -91,7 +91,7 @@ fn normalize(tok: &str) -> String {
     tok.trim().replace('=', "").to_ascii_lowercase()
 }
 
-/// Parses move text (NOTATION.md, `=` before a suffix allowed, any letter case) by matching
+/// Parses move text (docs/notation.md, `=` before a suffix allowed, any letter case) by matching
 /// it against the legal moves of `pos`.
 pub fn parse_move(pos: &Position, token: &str) -> Result<Move, MoveError> {
     let want = normalize(token);

@@ -1,4 +1,4 @@
-//! XBoard move text (CECP v2), both ways. It differs from NOTATION.md: lancer facings
+//! XBoard move text (CECP v2), both ways. It differs from move text (docs/notation.md): lancer facings
 //! are suffix letters `C D E F G H M O` (N NE E SE S SW W NW, absolute), a sentry
 //! capture is the two legs `c1f4,f4g5`, a sentry edge capture `g5h6z`, the pass
 //! `@@@@`. XBoard 4.9.1 cannot show a Royal Standard displacement, nor a fullcavalry
@@ -85,7 +85,7 @@ pub fn xboard_move(pos: &Position, m: Move) -> String {
 }
 
 /// The CECP option (a check box, off by default) under which the moves XBoard's
-/// forms cannot carry are written in NOTATION.md move text; `lancer match` sets it.
+/// forms cannot carry are written in move text (docs/notation.md); `lancer match` sets it.
 pub const FULL_TEXT_OPTION: &str = "Full move text";
 
 /// Whether XBoard's form of `m` loses information: a Royal Standard displacement
@@ -97,7 +97,7 @@ pub fn lossy_for_xboard(pos: &Position, m: Move) -> bool {
 }
 
 /// `xboard_move`, except that a move XBoard cannot express is written in move text
-/// (`c3d4,d4e5`, a castling with its facing): for peers that know NOTATION.md.
+/// (`c3d4,d4e5`, a castling with its facing): for peers that know move text (docs/notation.md).
 pub fn xboard_move_full(pos: &Position, m: Move) -> String {
     if lossy_for_xboard(pos, m) {
         move_text(pos, m)
@@ -192,7 +192,7 @@ fn accepted_forms(pos: &Position, m: Move) -> Vec<String> {
     v
 }
 
-/// Parses a move sent by XBoard (or in NOTATION.md move text).
+/// Parses a move sent by XBoard (or in move text, docs/notation.md).
 pub fn parse_xboard_move(pos: &Position, token: &str) -> Result<Move, String> {
     let want = token.trim().replace('=', "").to_ascii_lowercase();
     if want.is_empty() {

@@ -2,7 +2,7 @@
 //! and variant, so the evaluation reads tables instead of recomputing formulas.
 
 use super::tables::Tables;
-use super::Score;
+use super::MgEg;
 use crate::rules::piece::{Color, ALL_KINDS, NKINDS};
 use crate::rules::variant::Variant;
 use std::cell::RefCell;
@@ -12,7 +12,7 @@ use std::rc::Rc;
 pub fn build(v: &Variant, params: super::params::Params) -> Tables {
     let mut t = Tables {
         params,
-        pst: [[[Score::default(); 64]; NKINDS]; 2],
+        pst: [[[MgEg::default(); 64]; NKINDS]; 2],
     };
     for k in ALL_KINDS {
         for c in [Color::White, Color::Black] {

@@ -32,17 +32,18 @@ use crate::rules::bitboard::*;
 use crate::rules::{Color, Position};
 use params::{Params, NPARAMS};
 
-/// A middlegame/endgame score pair.
+/// A middlegame/endgame pair of evaluation values (the search's own score is
+/// [`crate::search::Score`]).
 #[derive(Clone, Copy, Default, Debug, PartialEq, Eq)]
-pub struct Score {
+pub struct MgEg {
     pub mg: i32,
     pub eg: i32,
 }
 
-impl Score {
+impl MgEg {
     /// A pair.
-    pub const fn new(mg: i32, eg: i32) -> Score {
-        Score { mg, eg }
+    pub const fn new(mg: i32, eg: i32) -> MgEg {
+        MgEg { mg, eg }
     }
 
     /// Blended by `phase` (0 endgame ..= 256 full material).
@@ -51,24 +52,24 @@ impl Score {
     }
 }
 
-impl std::ops::AddAssign for Score {
-    fn add_assign(&mut self, o: Score) {
+impl std::ops::AddAssign for MgEg {
+    fn add_assign(&mut self, o: MgEg) {
         self.mg += o.mg;
         self.eg += o.eg;
     }
 }
 
-impl std::ops::SubAssign for Score {
-    fn sub_assign(&mut self, o: Score) {
+impl std::ops::SubAssign for MgEg {
+    fn sub_assign(&mut self, o: MgEg) {
         self.mg -= o.mg;
         self.eg -= o.eg;
     }
 }
 
-impl std::ops::Mul<i32> for Score {
-    type Output = Score;
-    fn mul(self, k: i32) -> Score {
-        Score::new(self.mg * k, self.eg * k)
+impl std::ops::Mul<i32> for MgEg {
+    type Output = MgEg;
+    fn mul(self, k: i32) -> MgEg {
+        MgEg::new(self.mg * k, self.eg * k)
     }
 }
 
@@ -83,7 +84,7 @@ pub trait Acc {
     /// `n` times weight `i`.
     fn add(&mut self, i: usize, n: i32);
     /// A square-table score read from the precomputed table (never called when tracing).
-    fn add_squares(&mut self, s: Score);
+    fn add_squares(&mut self, s: MgEg);
 }
 
 /// Checks that the weights and the network each variant of `vs` names are built in
@@ -104,7 +105,7 @@ pub fn check_variants(vs: &crate::rules::Variants) -> Result<(), String> {
 struct Sum<'a> {
     p: &'a Params,
     sign: i32,
-    s: Score,
+    s: MgEg,
 }
 
 impl Acc for Sum<'_> {
@@ -118,7 +119,7 @@ impl Acc for Sum<'_> {
         self.s += self.p.w[i] * (n * self.sign);
     }
     #[inline(always)]
-    fn add_squares(&mut self, s: Score) {
+    fn add_squares(&mut self, s: MgEg) {
         self.s += s * self.sign;
     }
 }
@@ -127,7 +128,7 @@ impl Acc for Sum<'_> {
 struct Groups<'a> {
     p: &'a Params,
     sign: i32,
-    g: [Score; params::GROUPS.len()],
+    g: [MgEg; params::GROUPS.len()],
 }
 
 impl Acc for Groups<'_> {
@@ -138,7 +139,7 @@ impl Acc for Groups<'_> {
     fn add(&mut self, i: usize, n: i32) {
         self.g[params::group(i)] += self.p.w[i] * (n * self.sign);
     }
-    fn add_squares(&mut self, s: Score) {
+    fn add_squares(&mut self, s: MgEg) {
         self.g[params::group(params::CENTRE)] += s * self.sign;
     }
 }
@@ -157,7 +158,7 @@ impl Acc for Counts {
     fn add(&mut self, i: usize, n: i32) {
         self.n[i] += n * self.sign;
     }
-    fn add_squares(&mut self, _: Score) {
+    fn add_squares(&mut self, _: MgEg) {
         unreachable!("the tracer scores squares from their features")
     }
 }
@@ -186,9 +187,9 @@ fn terms<A: Acc>(pos: &Position, t: &tables::Tables, acc: &mut A) {
 #[derive(Default, Debug)]
 pub struct Breakdown {
     /// One score per group of [`params::GROUPS`] (the tempo's is zero: see `tempo`).
-    pub groups: [Score; params::GROUPS.len()],
+    pub groups: [MgEg; params::GROUPS.len()],
     /// The tempo weight (for the side to move).
-    pub tempo: Score,
+    pub tempo: MgEg,
     /// 0 (endgame) ..= 256 (full material).
     pub phase: i32,
     /// What the n-move counter leaves of the evaluation, out of 256.
@@ -216,7 +217,7 @@ pub fn breakdown(pos: &Position) -> Breakdown {
 
 impl Breakdown {
     /// The terms by name, in the order `eval` prints them (the tempo apart).
-    pub fn terms(&self) -> impl Iterator<Item = (&'static str, Score)> + '_ {
+    pub fn terms(&self) -> impl Iterator<Item = (&'static str, MgEg)> + '_ {
         params::GROUPS
             .iter()
             .zip(self.groups)
@@ -225,8 +226,8 @@ impl Breakdown {
     }
 
     /// The sum of the terms (White's view, middlegame and endgame).
-    pub fn sum(&self) -> Score {
-        let mut t = Score::default();
+    pub fn sum(&self) -> MgEg {
+        let mut t = MgEg::default();
         for s in self.groups {
             t += s;
         }
@@ -264,7 +265,7 @@ pub fn evaluate_with(pos: &Position, t: &tables::Tables) -> i32 {
     let mut acc = Sum {
         p: &t.params,
         sign: 1,
-        s: Score::default(),
+        s: MgEg::default(),
     };
     terms(pos, t, &mut acc);
     let phase = material::phase(pos);

@@ -6,7 +6,7 @@
 //! what a variant gets when `weights.ini` has no section for it. The tuned values live
 //! in `weights.ini` (beside this file, embedded in the build), one section per variant.
 
-use super::Score;
+use super::MgEg;
 use crate::rules::piece::{ALL_KINDS, NKINDS};
 use crate::rules::variant::{Goal, Variant};
 use crate::rules::Kind;
@@ -240,36 +240,36 @@ pub fn name(i: usize) -> String {
 /// One variant's weights.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Params {
-    pub w: [Score; NPARAMS],
+    pub w: [MgEg; NPARAMS],
 }
 
 /// The hand-set value of a piece on the board (middlegame, endgame). Chess values; the
 /// lancer 4.75, jailer ~3.75 and sentry ~2.35 pawns as their inventor gives them;
 /// Lighthouse's values shrink the long-range pieces on its 4-file board; The Royal
 /// Standard's windmill is an estimate (a short-range piece tied to its bearers).
-fn value(v: &Variant, k: Kind) -> Score {
+fn value(v: &Variant, k: Kind) -> MgEg {
     let small = v.small_board_values;
     match k {
-        Kind::Pawn => Score::new(90, 120),
-        Kind::Knight if small => Score::new(280, 260),
-        Kind::Knight => Score::new(310, 300),
-        Kind::Bishop => Score::new(330, 340),
-        Kind::ForwardBishop => Score::new(330, 330),
-        Kind::Rook if small => Score::new(430, 470),
-        Kind::Rook => Score::new(480, 520),
-        Kind::Queen if small => Score::new(800, 850),
-        Kind::Queen => Score::new(920, 960),
-        Kind::Lancer => Score::new(460, 490),
-        Kind::Jailer => Score::new(370, 380),
-        Kind::Sentry => Score::new(235, 240),
-        Kind::Windmill => Score::new(260, 280),
-        Kind::King | Kind::Bearer => Score::new(0, 0),
+        Kind::Pawn => MgEg::new(90, 120),
+        Kind::Knight if small => MgEg::new(280, 260),
+        Kind::Knight => MgEg::new(310, 300),
+        Kind::Bishop => MgEg::new(330, 340),
+        Kind::ForwardBishop => MgEg::new(330, 330),
+        Kind::Rook if small => MgEg::new(430, 470),
+        Kind::Rook => MgEg::new(480, 520),
+        Kind::Queen if small => MgEg::new(800, 850),
+        Kind::Queen => MgEg::new(920, 960),
+        Kind::Lancer => MgEg::new(460, 490),
+        Kind::Jailer => MgEg::new(370, 380),
+        Kind::Sentry => MgEg::new(235, 240),
+        Kind::Windmill => MgEg::new(260, 280),
+        Kind::King | Kind::Bearer => MgEg::new(0, 0),
     }
 }
 
 /// The hand-set weights of variant `v`: where `lancer tune` starts.
 pub fn defaults(v: &Variant) -> Params {
-    let mut w = [Score::default(); NPARAMS];
+    let mut w = [MgEg::default(); NPARAMS];
     let king_capture = v.goal == Goal::KingCapture;
     for k in ALL_KINDS {
         let i = k.idx();
@@ -277,62 +277,62 @@ pub fn defaults(v: &Variant) -> Params {
         w[VALUE + i] = val;
         // A held unit cannot move, capture or defend until its jailer leaves: it keeps
         // two fifths of its value; a held king is worse off still.
-        let keep = Score::new(val.mg * 2 / 5, val.eg * 2 / 5);
-        w[HELD + i] = Score::new(keep.mg - val.mg, keep.eg - val.eg);
+        let keep = MgEg::new(val.mg * 2 / 5, val.eg * 2 / 5);
+        w[HELD + i] = MgEg::new(keep.mg - val.mg, keep.eg - val.eg);
         if k == Kind::King {
-            w[HELD + i] -= Score::new(45, 25);
+            w[HELD + i] -= MgEg::new(45, 25);
         }
         // In hand a piece can go anywhere: worth more than on the board.
-        w[HAND + i] = Score::new(val.mg * 6 / 5, val.eg * 11 / 10);
+        w[HAND + i] = MgEg::new(val.mg * 6 / 5, val.eg * 11 / 10);
         w[CENTRE + i] = match k {
-            Kind::Pawn => Score::new(0, 0),
-            Kind::Knight => Score::new(-4, -4),
-            Kind::Bishop | Kind::ForwardBishop | Kind::Sentry => Score::new(-2, -2),
-            Kind::Jailer | Kind::Windmill => Score::new(-2, -2),
-            Kind::Queen => Score::new(-1, -2),
-            Kind::Rook | Kind::Lancer => Score::new(0, -1),
-            Kind::King if king_capture => Score::new(0, -1),
-            Kind::King => Score::new(0, -4),
-            Kind::Bearer => Score::new(-1, -1),
+            Kind::Pawn => MgEg::new(0, 0),
+            Kind::Knight => MgEg::new(-4, -4),
+            Kind::Bishop | Kind::ForwardBishop | Kind::Sentry => MgEg::new(-2, -2),
+            Kind::Jailer | Kind::Windmill => MgEg::new(-2, -2),
+            Kind::Queen => MgEg::new(-1, -2),
+            Kind::Rook | Kind::Lancer => MgEg::new(0, -1),
+            Kind::King if king_capture => MgEg::new(0, -1),
+            Kind::King => MgEg::new(0, -4),
+            Kind::Bearer => MgEg::new(-1, -1),
         };
         w[MOBILITY + i] = match k {
-            Kind::Knight => Score::new(4, 4),
-            Kind::Bishop | Kind::ForwardBishop => Score::new(4, 5),
-            Kind::Rook => Score::new(2, 4),
-            Kind::Queen => Score::new(1, 2),
-            Kind::Lancer => Score::new(4, 4),
-            Kind::Jailer => Score::new(2, 3),
-            Kind::Sentry => Score::new(3, 3),
-            Kind::Windmill => Score::new(4, 4),
-            _ => Score::new(0, 0),
+            Kind::Knight => MgEg::new(4, 4),
+            Kind::Bishop | Kind::ForwardBishop => MgEg::new(4, 5),
+            Kind::Rook => MgEg::new(2, 4),
+            Kind::Queen => MgEg::new(1, 2),
+            Kind::Lancer => MgEg::new(4, 4),
+            Kind::Jailer => MgEg::new(2, 3),
+            Kind::Sentry => MgEg::new(3, 3),
+            Kind::Windmill => MgEg::new(4, 4),
+            _ => MgEg::new(0, 0),
         };
     }
-    w[ADVANCE + Kind::Pawn.idx()] = Score::new(3, 6);
-    w[PAWN_CENTRAL] = Score::new(4, 0);
+    w[ADVANCE + Kind::Pawn.idx()] = MgEg::new(3, 6);
+    w[PAWN_CENTRAL] = MgEg::new(4, 0);
     if king_capture {
-        w[KING_RANK] = Score::new(-3, 0);
-        w[KING_RANK_FAR] = Score::new(-3, 0);
+        w[KING_RANK] = MgEg::new(-3, 0);
+        w[KING_RANK_FAR] = MgEg::new(-3, 0);
     } else {
-        w[KING_RANK] = Score::new(-12, 0);
+        w[KING_RANK] = MgEg::new(-12, 0);
     }
-    w[LANCER_STUCK] = Score::new(-25, -20);
-    w[JAILER_HOLD] = Score::new(12, 10);
-    w[SENTRY_CHANCE] = Score::new(14, 10);
-    w[OUT_OF_RANGE] = Score::new(-18, -12);
-    w[FROZEN_BEARER] = Score::new(-8, -4);
+    w[LANCER_STUCK] = MgEg::new(-25, -20);
+    w[JAILER_HOLD] = MgEg::new(12, 10);
+    w[SENTRY_CHANCE] = MgEg::new(14, 10);
+    w[OUT_OF_RANGE] = MgEg::new(-18, -12);
+    w[FROZEN_BEARER] = MgEg::new(-8, -4);
     for u in 0..DANGER_SIZE as i32 {
         let d = (u * u * 2).min(500);
-        w[KING_DANGER + u as usize] = Score::new(d, d / 4);
+        w[KING_DANGER + u as usize] = MgEg::new(d, d / 4);
     }
-    w[SHELTER] = Score::new(10, 0);
-    w[DOUBLED] = Score::new(-6, -14);
-    w[ISOLATED] = Score::new(-8, -12);
+    w[SHELTER] = MgEg::new(10, 0);
+    w[DOUBLED] = MgEg::new(-6, -14);
+    w[ISOLATED] = MgEg::new(-8, -12);
     for rel in 0..8 {
-        let b = Score::new(4 * rel + rel * rel, 8 * rel + 3 * rel * rel);
+        let b = MgEg::new(4 * rel + rel * rel, 8 * rel + 3 * rel * rel);
         w[PASSED + rel as usize] = b;
-        w[PASSED_BLOCKED + rel as usize] = Score::new(b.mg / 3, b.eg / 3);
+        w[PASSED_BLOCKED + rel as usize] = MgEg::new(b.mg / 3, b.eg / 3);
     }
-    w[TEMPO] = Score::new(12, 12);
+    w[TEMPO] = MgEg::new(12, 12);
     Params { w }
 }
 
@@ -361,7 +361,7 @@ fn apply(text: &str, name: &str, p: &mut Params) -> Result<(), String> {
                 .collect::<Result<_, _>>()
                 .map_err(|_| format!("line {ln}: '{val}' is not two integers"))?;
             match nums[..] {
-                [mg, eg] => p.w[i] = Score::new(mg, eg),
+                [mg, eg] => p.w[i] = MgEg::new(mg, eg),
                 _ => return Err(format!("line {ln}: '{val}' is not two integers")),
             }
         }
@@ -447,8 +447,8 @@ mod tests {
         let vs = Variants::builtin();
         let v = vs.get("chess").unwrap();
         let mut p = defaults(v);
-        p.w[PASSED + 3] = Score::new(7, -9);
-        p.w[VALUE] = Score::new(101, 130);
+        p.w[PASSED + 3] = MgEg::new(7, -9);
+        p.w[VALUE] = MgEg::new(101, 130);
         let text = section_text("chess", v, &p);
         assert_eq!(text.lines().count(), 3, "{text}");
         assert_eq!(from_text(v, &text).unwrap(), p);
@@ -467,7 +467,7 @@ mod tests {
         // Chess960 reads chess's section through variants.ini's `weights` key.
         let v = vs.get("fischerandom").unwrap();
         let p = from_text(v, "[base]\ntempo = 20 5\n[chess : base]\n").unwrap();
-        assert_eq!(p.w[TEMPO], Score::new(20, 5));
+        assert_eq!(p.w[TEMPO], MgEg::new(20, 5));
         let e = from_text(v, "[chess]\nbogus = 1 2\n").unwrap_err();
         assert!(e.contains("line 2") && e.contains("bogus"), "{e}");
         let e = from_text(v, "[chess]\ntempo = 1\n").unwrap_err();

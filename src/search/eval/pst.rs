@@ -4,7 +4,7 @@
 
 use super::params::{Params, ADVANCE, CENTRE, FILE, KING_RANK, KING_RANK_FAR, PAWN_CENTRAL, RANK};
 use super::tables::Tables;
-use super::{Acc, Score};
+use super::{Acc, MgEg};
 use crate::rules::bitboard::*;
 use crate::rules::variant::Variant;
 use crate::rules::{Color, Kind, Position};
@@ -26,7 +26,7 @@ pub fn side<A: Acc>(pos: &Position, c: Color, t: &Tables, acc: &mut A) {
             features(v, pos.piece_at(sq).kind(), c, sq, |i, n| acc.add(i, n));
         }
     } else {
-        let mut s = Score::default();
+        let mut s = MgEg::default();
         for sq in squares(pos.pieces(c)) {
             s += t.pst[c.idx()][pos.piece_at(sq).kind().idx()][sq as usize];
         }
@@ -58,8 +58,8 @@ pub fn features(v: &Variant, k: Kind, c: Color, sq: Square, mut f: impl FnMut(us
 }
 
 /// The square-table entry of a `k` of side `c` on `sq` in variant `v`.
-pub fn entry(v: &Variant, p: &Params, k: Kind, c: Color, sq: Square) -> Score {
-    let mut s = Score::default();
+pub fn entry(v: &Variant, p: &Params, k: Kind, c: Color, sq: Square) -> MgEg {
+    let mut s = MgEg::default();
     features(v, k, c, sq, |i, n| s += p.w[i] * n);
     s
 }

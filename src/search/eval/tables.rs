@@ -2,7 +2,7 @@
 //! square tables computed from them.
 
 use super::params::Params;
-use super::Score;
+use super::MgEg;
 use crate::rules::piece::NKINDS;
 
 /// Tables for one variant.
@@ -10,5 +10,5 @@ pub struct Tables {
     /// The weights.
     pub params: Params,
     /// Square table per side, kind and square.
-    pub pst: [[[Score; 64]; NKINDS]; 2],
+    pub pst: [[[MgEg; 64]; NKINDS]; 2],
 }
