@@ -287,6 +287,10 @@ fn broken_variants_file_names_file_and_line() {
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(last_line(&o).starts_with("Nodes searched: "));
+    // A network the build lacks is refused.
+    std::fs::write(&f, "[mine : chess]\nnetwork = nosuch\n").unwrap();
+    let o = lancer(&["--variants", f.to_str().unwrap(), "variants"]);
+    assert_clean_failure(&o, "bad.ini: [mine]: network 'nosuch' is not built in");
     std::fs::remove_dir_all(&dir).ok();
 }
 
