@@ -595,8 +595,8 @@ fn tracked_files() -> Vec<PathBuf> {
 /// No tracked text file names a path of one machine: an absolute path must start in
 /// a directory every Unix system has (`/usr/games/fairy-stockfish`, `/tmp/...`,
 /// `/dev/null`, `/opt/...`), be a placeholder (`/path/to/...`, `/nonexistent/...`,
-/// `/no/such/...`) or continue the repository's own path (`concat!(env!(..),
-/// "/engine-tests/...")`). Home directories (home, root, Users), mounts and work
+/// `/no/such/...`), continue the repository's own path (`concat!(env!(..),
+/// "/engine-tests/...")`) or be an HTTP path (`/api/...`). Home directories (home, root, Users), mounts and work
 /// trees are refused.
 #[test]
 fn no_file_names_a_machine_path() {
@@ -615,6 +615,13 @@ fn no_file_names_a_machine_path() {
         "path",
         "nonexistent",
         "no",
+        // HTTP paths, not files: the web board's API (and a traversal its tests try)
+        // and chromedriver's WebDriver commands.
+        "api",
+        "..",
+        "session",
+        "element",
+        "execute",
     ];
     let own: Vec<String> = std::fs::read_dir(repo())
         .unwrap()
