@@ -3,6 +3,8 @@
 //! WebSocket plays games, one per tab, bounded in number; lancer answers a move; a
 //! search stops when its tab goes. The browser test is `engine-tests/serve_browser.rs`.
 
+mod common;
+
 use lancer::rules::Variants;
 use serde_json::{json, Value};
 use std::io::{BufRead, BufReader, Read, Write};
@@ -164,15 +166,7 @@ fn http_api_answers_and_refuses_bad_input() {
         .iter()
         .map(|v| v["name"].as_str().unwrap())
         .collect();
-    for n in [
-        "chess",
-        "fischerandom",
-        "fullcavalry",
-        "eightpiece",
-        "eightpiecerandom",
-        "royalstandard",
-        "lighthouse",
-    ] {
+    for n in common::VARIANTS {
         assert!(names.contains(&n), "{n} in {names:?}");
     }
 
