@@ -178,6 +178,9 @@ pub struct TrainArgs {
     /// A whole evaluation, not a correction added to the hand-made one.
     #[arg(long)]
     pub whole: bool,
+    /// Hidden units per side (1 to 64); fewer learn from less data.
+    #[arg(long, default_value_t = crate::search::eval::nnue::HIDDEN)]
+    pub hidden: usize,
 }
 
 /// `lancer diagram`.
@@ -829,6 +832,7 @@ fn run_train(vs: &Variants, a: TrainArgs) -> Result<(), String> {
         mirror: !a.no_mirror,
         residual: !a.whole,
         factors: !a.no_factors,
+        hidden: a.hidden,
     };
     let net = crate::training::train::run(v, &a.data, &cfg)?;
     std::fs::write(&a.output, net).map_err(|e| format!("{}: {e}", a.output))?;

@@ -41,6 +41,8 @@ pub struct Config {
     pub residual: bool,
     /// Train shared weights beside each input's own (see [`factors`]).
     pub factors: bool,
+    /// Hidden units per side (1 to [`HIDDEN`]; the file holds this many).
+    pub hidden: usize,
 }
 
 /// No shared weight.
@@ -103,6 +105,8 @@ struct Data {
     layout: Layout,
     /// The network adds to the hand-made evaluation instead of replacing it.
     residual: bool,
+    /// Hidden units per side.
+    h: usize,
 }
 
 /// The float network.
@@ -115,11 +119,11 @@ struct Params {
 }
 
 impl Params {
-    fn zero(ninputs: usize) -> Params {
+    fn zero(ninputs: usize, h: usize) -> Params {
         Params {
-            w1: vec![0.0; ninputs * HIDDEN],
-            b1: vec![0.0; HIDDEN],
-            w2: vec![0.0; 2 * HIDDEN],
+            w1: vec![0.0; ninputs * h],
+            b1: vec![0.0; h],
+            w2: vec![0.0; 2 * h],
             b2: 0.0,
         }
     }
@@ -144,6 +148,12 @@ fn sigmoid(x: f32) -> f32 {
 }
 
 fn load(v: &'static Variant, files: &[String], cfg: &Config) -> Result<Data, String> {
+    if !(1..=HIDDEN).contains(&cfg.hidden) {
+        return Err(format!(
+            "train: {} hidden units (1 to {HIDDEN})",
+            cfg.hidden
+        ));
+    }
     let layout = Layout::for_variant(v).map_err(|e| format!("train: {e}"))?;
     let ninputs = layout.inputs();
     let mut flip = vec![0u16; ninputs];
@@ -173,6 +183,7 @@ fn load(v: &'static Variant, files: &[String], cfg: &Config) -> Result<Data, Str
         nrows: ninputs + nvirt,
         layout: layout.clone(),
         residual: cfg.residual,
+        h: cfg.hidden,
     };
     let samples = super::data::read(v, files)?;
     type Parsed = (Vec<u16>, bool, f32, f32, f32);
@@ -235,13 +246,14 @@ impl Data {
 
     /// The hidden sums of sample `s` in White's and Black's views.
     fn hidden(&self, p: &Params, s: &Sample, acc: &mut [[f32; HIDDEN]; 2]) {
-        acc[0].copy_from_slice(&p.b1);
-        acc[1].copy_from_slice(&p.b1);
+        let h = self.h;
+        acc[0][..h].copy_from_slice(&p.b1);
+        acc[1][..h].copy_from_slice(&p.b1);
         let ins = &self.inputs[s.start as usize..s.start as usize + s.len as usize];
         for &i in ins {
             for (view, i) in [(0, i as usize), (1, self.flip[i as usize] as usize)] {
                 for r in self.rows(i) {
-                    let row = &p.w1[r * HIDDEN..(r + 1) * HIDDEN];
+                    let row = &p.w1[r * h..(r + 1) * h];
                     for (a, w) in acc[view].iter_mut().zip(row) {
                         *a += w;
                     }
@@ -270,10 +282,10 @@ impl Data {
         if self.residual {
             o += s.hand / nnue::SCALE as f32;
         }
-        for (a, w) in acc[0].iter().zip(&p.w2[..HIDDEN]) {
+        for (a, w) in acc[0].iter().zip(&p.w2[..self.h]) {
             o += a.clamp(0.0, 1.0) * w;
         }
-        for (a, w) in acc[1].iter().zip(&p.w2[HIDDEN..]) {
+        for (a, w) in acc[1].iter().zip(&p.w2[self.h..]) {
             o += a.clamp(0.0, 1.0) * w;
         }
         o
@@ -303,17 +315,18 @@ impl Data {
         let y = sigmoid(o);
         let d = 2.0 * (y - Self::target(s, lambda)) * y * (1.0 - y);
         g.b2 += d;
+        let h = self.h;
         let mut dh = [[0.0f32; HIDDEN]; 2];
         for v in 0..2 {
-            let w2 = &p.w2[v * HIDDEN..(v + 1) * HIDDEN];
-            let g2 = &mut g.w2[v * HIDDEN..(v + 1) * HIDDEN];
-            for j in 0..HIDDEN {
+            let w2 = &p.w2[v * h..(v + 1) * h];
+            let g2 = &mut g.w2[v * h..(v + 1) * h];
+            for j in 0..h {
                 let a = acc[v][j];
                 g2[j] += d * a.clamp(0.0, 1.0);
                 dh[v][j] = if a > 0.0 && a < 1.0 { d * w2[j] } else { 0.0 };
             }
         }
-        for j in 0..HIDDEN {
+        for j in 0..h {
             g.b1[j] += dh[0][j] + dh[1][j];
         }
         // dh is side to move first; the inputs are listed in White's view.
@@ -322,7 +335,7 @@ impl Data {
         for &i in ins {
             for (view, i) in [(dw, i as usize), (db, self.flip[i as usize] as usize)] {
                 for r in self.rows(i) {
-                    let row = &mut g.w1[r * HIDDEN..(r + 1) * HIDDEN];
+                    let row = &mut g.w1[r * h..(r + 1) * h];
                     for (gw, d) in row.iter_mut().zip(&dh[view]) {
                         *gw += d;
                     }
@@ -365,15 +378,17 @@ impl Adam {
 /// input's own.
 fn write(d: &Data, p: &Params, residual: bool) -> Vec<u8> {
     let q = |x: &f32, s: i32| (x * s as f32).round() as i16;
-    let w1 = (0..d.ninputs).flat_map(|i| {
-        (0..HIDDEN).map(move |j| {
-            let w: f32 = d.rows(i).map(|r| p.w1[r * HIDDEN + j]).sum();
+    let h = d.h;
+    let w1 = (0..d.ninputs).flat_map(move |i| {
+        (0..h).map(move |j| {
+            let w: f32 = d.rows(i).map(|r| p.w1[r * h + j]).sum();
             q(&w.clamp(-CLIP, CLIP), QA)
         })
     });
     nnue::write(
         &d.layout,
         residual,
+        h,
         w1,
         p.b1.iter().map(|w| q(w, QA)),
         p.w2.iter().map(|w| q(w, QB)),
@@ -386,11 +401,12 @@ pub fn run(v: &'static Variant, files: &[String], cfg: &Config) -> Result<Vec<u8
     let t0 = std::time::Instant::now();
     let d = load(v, files, cfg)?;
     eprintln!(
-        "train {}: {} positions ({} held out), {} inputs, {HIDDEN} hidden, loaded in {:.1}s",
+        "train {}: {} positions ({} held out), {} inputs, {} hidden, loaded in {:.1}s",
         v.name,
         d.train.len(),
         d.valid.len(),
         d.ninputs,
+        d.h,
         t0.elapsed().as_secs_f64()
     );
     let hand: f64 = d
@@ -404,19 +420,19 @@ pub fn run(v: &'static Variant, files: &[String], cfg: &Config) -> Result<Vec<u8
         / d.valid.len().max(1) as f64;
     eprintln!("the hand-made evaluation's held-out error: {hand:.6}");
     let mut rng = rand::rngs::StdRng::seed_from_u64(cfg.seed);
-    let mut p = Params::zero(d.nrows);
+    let mut p = Params::zero(d.nrows, d.h);
     // The shared rows start at nothing: each input's own weights carry the spread.
-    for w in p.w1[..d.ninputs * HIDDEN].iter_mut() {
+    for w in p.w1[..d.ninputs * d.h].iter_mut() {
         *w = rng.gen_range(-0.1..0.1);
     }
     // A correction starts near nothing; a whole evaluation from a spread of weights.
-    let a = if cfg.residual { 0.01 } else { 1.0 } / (2.0 * HIDDEN as f32).sqrt();
+    let a = if cfg.residual { 0.01 } else { 1.0 } / (2.0 * d.h as f32).sqrt();
     for w in p.w2.iter_mut() {
         *w = rng.gen_range(-a..a);
     }
     let mut adam = Adam {
-        m: Params::zero(d.nrows),
-        v: Params::zero(d.nrows),
+        m: Params::zero(d.nrows, d.h),
+        v: Params::zero(d.nrows, d.h),
         t: 0,
     };
     let mut order: Vec<usize> = (0..d.train.len()).collect();
@@ -444,14 +460,14 @@ pub fn run(v: &'static Variant, files: &[String], cfg: &Config) -> Result<Vec<u8
             let g = chunk
                 .par_chunks(per)
                 .map(|c| {
-                    let mut g = Params::zero(d.nrows);
+                    let mut g = Params::zero(d.nrows, d.h);
                     for &i in c {
                         d.backward(&p, &d.train[i], cfg.lambda, &mut g);
                     }
                     g
                 })
                 .reduce_with(|a, b| a.add(&b))
-                .unwrap_or_else(|| Params::zero(d.nrows));
+                .unwrap_or_else(|| Params::zero(d.nrows, d.h));
             let n = chunk.len() as f32;
             let mut g = g;
             g.w1.iter_mut()

@@ -14,10 +14,11 @@
 //!
 //! File format (little-endian; docs/protocols.md, Networks): `LNN2`, flags (u16: bit
 //! 0, a correction), the board's width and height (u8 each), the group count `n` (u16)
-//! and `n` groups of two bytes ([`Group::encode`]), the hidden size (u16, must be
-//! [`HIDDEN`]), then the input weights `[2n·64][HIDDEN]` i16, the hidden biases
-//! `[HIDDEN]` i16, the output weights `[2·HIDDEN]` i16 (side to move's half first) and
-//! the output bias i32. Input weights and biases are scaled by [`QA`], output weights by
+//! and `n` groups of two bytes ([`Group::encode`]), the hidden size `h` (u16, 1 to
+//! [`HIDDEN`]), then the input weights `[2n·64][h]` i16, the hidden biases `[h]` i16,
+//! the output weights `[2·h]` i16 (side to move's half first) and the output bias i32.
+//! A network of fewer than [`HIDDEN`] units is read into the full size with the rest
+//! at nothing, so every network costs the same to run. Input weights and biases are scaled by [`QA`], output weights by
 //! [`QB`], the output bias by `QA·QB`; the output times [`SCALE`] is centipawns.
 
 pub mod features;
@@ -98,11 +99,12 @@ fn read_i16s(b: &[u8], at: &mut usize, out: &mut [i16]) -> Result<(), String> {
     Ok(())
 }
 
-/// The bytes of a network file (the format above) of `layout` with weights already
-/// scaled.
+/// The bytes of a network file (the format above) of `layout` and `hidden` units with
+/// weights already scaled.
 pub fn write(
     layout: &Layout,
     residual: bool,
+    hidden: usize,
     w1: impl Iterator<Item = i16>,
     b1: impl Iterator<Item = i16>,
     w2: impl Iterator<Item = i16>,
@@ -115,7 +117,7 @@ pub fn write(
     for g in &layout.groups {
         b.extend(g.encode());
     }
-    b.extend_from_slice(&(HIDDEN as u16).to_le_bytes());
+    b.extend_from_slice(&(hidden as u16).to_le_bytes());
     for w in w1.chain(b1).chain(w2) {
         b.extend_from_slice(&w.to_le_bytes());
     }
@@ -149,19 +151,21 @@ impl Net {
         }
         let layout = Layout::new(groups, width, height)?;
         let h = read_u16(b, &mut at)? as usize;
-        if h != HIDDEN {
+        if !(1..=HIDDEN).contains(&h) {
             return Err(format!(
-                "network has {h} hidden units; this build reads {HIDDEN}"
+                "network has {h} hidden units; this build reads 1 to {HIDDEN}"
             ));
         }
+        // Units past `h` keep weights of nothing: they add nothing to the output.
         let mut w1 = vec![[0i16; HIDDEN]; layout.inputs()];
         for row in w1.iter_mut() {
-            read_i16s(b, &mut at, row)?;
+            read_i16s(b, &mut at, &mut row[..h])?;
         }
         let mut b1 = [0i16; HIDDEN];
-        read_i16s(b, &mut at, &mut b1)?;
+        read_i16s(b, &mut at, &mut b1[..h])?;
         let mut w2 = [0i16; 2 * HIDDEN];
-        read_i16s(b, &mut at, &mut w2)?;
+        read_i16s(b, &mut at, &mut w2[..h])?;
+        read_i16s(b, &mut at, &mut w2[HIDDEN..HIDDEN + h])?;
         let s = b.get(at..at + 4).ok_or("network file cut short")?;
         let b2 = i32::from_le_bytes([s[0], s[1], s[2], s[3]]);
         if at + 4 != b.len() {
@@ -373,6 +377,7 @@ mod tests {
         write(
             &layout,
             false,
+            HIDDEN,
             w1.into_iter(),
             std::iter::empty(),
             w2.into_iter(),
@@ -434,6 +439,76 @@ mod tests {
             }
             assert!(checked > 500, "{}: {checked}", v.name);
         }
+    }
+
+    #[test]
+    fn a_smaller_network_reads_as_the_full_size_with_the_rest_at_nothing() {
+        let vs = Variants::builtin();
+        let v = vs.get("royalstandard").unwrap();
+        let layout = Layout::for_variant(v).unwrap();
+        let h = 8;
+        let mut rng = rand::rngs::StdRng::seed_from_u64(5);
+        let ni = layout.inputs();
+        let w1: Vec<i16> = (0..(ni + 1) * h)
+            .map(|_| rng.gen_range(-300..300))
+            .collect();
+        let w2: Vec<i16> = (0..2 * h).map(|_| rng.gen_range(-100..100)).collect();
+        let small = write(
+            &layout,
+            true,
+            h,
+            w1.iter().copied(),
+            [].into_iter(),
+            w2.iter().copied(),
+            99,
+        );
+        // The same weights spread over the full size, zeros in the units past `h`.
+        let pad = |rows: &[i16]| -> Vec<i16> {
+            rows.chunks(h)
+                .flat_map(|r| {
+                    r.iter()
+                        .copied()
+                        .chain(std::iter::repeat(0).take(HIDDEN - h))
+                })
+                .collect()
+        };
+        let full = write(
+            &layout,
+            true,
+            HIDDEN,
+            pad(&w1).into_iter(),
+            [].into_iter(),
+            pad(&w2).into_iter(),
+            99,
+        );
+        let (small, full) = (
+            Net::parse(&small, "s").unwrap(),
+            Net::parse(&full, "f").unwrap(),
+        );
+        assert!(small.residual);
+        let mut pos = Position::from_efen(v, &v.default_start_fen()).unwrap();
+        let mut list = MoveList::new();
+        for _ in 0..40 {
+            assert_eq!(small.evaluate(&pos), full.evaluate(&pos));
+            list.clear();
+            pos.legal_moves(&mut list);
+            if list.is_empty() {
+                break;
+            }
+            pos.do_move(list.as_slice()[rng.gen_range(0..list.len())]);
+        }
+        // A size the build cannot hold is refused.
+        let big = write(
+            &layout,
+            true,
+            HIDDEN + 1,
+            std::iter::empty(),
+            [].into_iter(),
+            [].into_iter(),
+            0,
+        );
+        let e = Net::parse(&big, "b").err().unwrap();
+        assert!(e.contains("hidden units"), "{e}");
     }
 
     #[test]
