@@ -4,7 +4,8 @@
 use crate::engine::Engine;
 use crate::progress::{self, Progress};
 use crate::rules::notation::{move_text, parse_any};
-use crate::rules::setups::{seeded_setup, setup_count, start_position};
+use crate::rules::setups::setup_count;
+use crate::rules::start::{seeded_setup, start_position};
 use crate::rules::variant::{Start, Variant};
 use crate::rules::{perft, Color, Move, Position, Variants};
 use clap::{Args, Parser, Subcommand};

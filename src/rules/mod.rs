@@ -13,6 +13,7 @@ pub mod piece;
 pub mod position;
 pub mod record;
 pub mod setups;
+pub mod start;
 pub mod variant;
 pub mod xboard_fen;
 pub mod zobrist;
