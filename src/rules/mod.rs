@@ -3,6 +3,7 @@
 
 pub mod bitboard;
 pub mod efen;
+pub mod geometry;
 pub mod ini;
 pub mod movegen;
 pub mod moves;

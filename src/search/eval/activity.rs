@@ -5,8 +5,9 @@
 //! scores.
 
 use super::params::*;
-use super::{adjacent_files, count, front, ranks_ahead, Acc, FILE_A};
+use super::{count, Acc};
 use crate::rules::bitboard::*;
+use crate::rules::geometry::{adjacent_files, front, ranks_ahead, FILE_A};
 use crate::rules::{Color, Kind, Position};
 
 /// The attack a side brings against the enemy king.
