@@ -1,6 +1,8 @@
 //! The documentation runs, so that it cannot go stale: every example in README.md and
 //! docs/*.md is played against the binary cargo built, every start-position diagram
-//! in docs/img/ is what `lancer diagram` draws now, and every link resolves.
+//! in docs/img/ is what `lancer diagram` draws now, and every link resolves. Beside
+//! them stand the repository's hygiene checks: no file names a machine's path, and
+//! no function in `src/` outgrows [`MAX_FN_LINES`].
 //!
 //! # How an example is written
 //!
@@ -701,4 +703,256 @@ fn links_resolve_and_nothing_points_outside() {
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
     assert!(checked >= 10, "only {checked} links checked");
+}
+
+// ---------------------------------------------------------------------------------
+// The code's shape
+
+/// Most lines a function in `src/` may have, from `fn` to its closing brace.
+const MAX_FN_LINES: usize = 200;
+/// The functions allowed more: the alpha-beta node is one pass over the moves with
+/// every pruning rule beside it.
+const LONGER_FNS: &[(&str, usize)] = &[("search_inner", 300)];
+
+/// Rust source with its comments, strings and character literals blanked (newlines
+/// kept), so that the braces left are the code's.
+fn code_only(text: &str) -> String {
+    let c: Vec<char> = text.chars().collect();
+    let mut out: Vec<char> = Vec::with_capacity(c.len());
+    let blank = |out: &mut Vec<char>, s: &[char]| {
+        out.extend(s.iter().map(|&x| if x == '\n' { '\n' } else { ' ' }))
+    };
+    let ident = |x: char| x.is_alphanumeric() || x == '_';
+    let mut i = 0;
+    while i < c.len() {
+        let at = |k: usize| c.get(i + k).copied().unwrap_or('\0');
+        let end = if at(0) == '/' && at(1) == '/' {
+            (i..c.len()).find(|&j| c[j] == '\n').unwrap_or(c.len())
+        } else if at(0) == '/' && at(1) == '*' {
+            let (mut j, mut depth) = (i, 0);
+            while j < c.len() {
+                if c[j] == '/' && c.get(j + 1) == Some(&'*') {
+                    depth += 1;
+                    j += 2;
+                } else if c[j] == '*' && c.get(j + 1) == Some(&'/') {
+                    depth -= 1;
+                    j += 2;
+                    if depth == 0 {
+                        break;
+                    }
+                } else {
+                    j += 1;
+                }
+            }
+            j
+        } else if at(0) == 'r'
+            && (at(1) == '"' || at(1) == '#')
+            && (i == 0 || !ident(c[i - 1]) || (c[i - 1] == 'b' && (i < 2 || !ident(c[i - 2]))))
+        {
+            // A raw string: r"...", r#"..."#.
+            let hashes = (i + 1..c.len()).take_while(|&j| c[j] == '#').count();
+            if c.get(i + 1 + hashes) != Some(&'"') {
+                out.push(c[i]);
+                i += 1;
+                continue;
+            }
+            let mut j = i + 2 + hashes;
+            while j < c.len() && !(c[j] == '"' && (1..=hashes).all(|h| c.get(j + h) == Some(&'#')))
+            {
+                j += 1;
+            }
+            (j + 1 + hashes).min(c.len())
+        } else if at(0) == '"' {
+            let mut j = i + 1;
+            while j < c.len() && c[j] != '"' {
+                j += if c[j] == '\\' { 2 } else { 1 };
+            }
+            (j + 1).min(c.len())
+        } else if at(0) == '\'' && at(1) == '\\' {
+            (i + 2..c.len())
+                .find(|&j| c[j] == '\'')
+                .map_or(c.len(), |j| j + 1)
+        } else if at(0) == '\'' && at(2) == '\'' {
+            i + 3
+        } else {
+            // Code, or a lifetime's quote.
+            out.push(c[i]);
+            i += 1;
+            continue;
+        };
+        blank(&mut out, &c[i..end]);
+        i = end;
+    }
+    out.into_iter().collect()
+}
+
+/// The functions of a Rust file outside its tests (`#[cfg(test)]` items, `#[test]`
+/// functions), with bodies: (name, line of `fn`, lines up to the closing brace).
+fn functions(text: &str) -> Vec<(String, usize, usize)> {
+    let code = code_only(text);
+    let b = code.as_bytes();
+    let line = |pos: usize| code[..pos].matches('\n').count() + 1;
+    // The end of the block whose `{` is at `open`.
+    let close = |open: usize| {
+        let mut depth = 0;
+        for (j, &x) in b.iter().enumerate().skip(open) {
+            match x {
+                b'{' => depth += 1,
+                b'}' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        return j;
+                    }
+                }
+                _ => {}
+            }
+        }
+        b.len() - 1
+    };
+    // Whether the item starting at `pos` (its `fn` or `mod`) is only for tests.
+    let test_only = |pos: usize| {
+        let mut before = code[..pos].trim_end();
+        loop {
+            let word = before
+                .rsplit(|x: char| x.is_whitespace())
+                .next()
+                .unwrap_or("");
+            if ["pub", "const", "unsafe", "async"].contains(&word) || word.starts_with("pub(") {
+                before = before[..before.len() - word.len()].trim_end();
+                continue;
+            }
+            let Some(start) = before.ends_with(']').then(|| before.rfind("#[")).flatten() else {
+                return false;
+            };
+            let attr: String = before[start..]
+                .chars()
+                .filter(|x| !x.is_whitespace())
+                .collect();
+            if attr == "#[test]" || attr == "#[cfg(test)]" {
+                return true;
+            }
+            before = before[..start].trim_end();
+        }
+    };
+    let is_ident = |x: u8| x.is_ascii_alphanumeric() || x == b'_';
+    let mut skip_to = 0;
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i + 3 < b.len() {
+        let word_start = i == 0 || !is_ident(b[i - 1]);
+        if i < skip_to || !word_start {
+            i += 1;
+            continue;
+        }
+        if code[i..].starts_with("mod ") && test_only(i) {
+            if let Some(open) = code[i..].find(['{', ';']).map(|k| i + k) {
+                if b[open] == b'{' {
+                    skip_to = close(open);
+                }
+            }
+        } else if code[i..].starts_with("fn ") {
+            let name: String = code[i + 3..]
+                .trim_start()
+                .chars()
+                .take_while(|&x| x.is_alphanumeric() || x == '_')
+                .collect();
+            // The body's `{`, or the `;` of a declaration, outside parentheses and
+            // brackets (`-> [u8; 4]`).
+            let mut depth = 0i32;
+            let mut body = None;
+            for (j, &x) in b.iter().enumerate().skip(i) {
+                match x {
+                    b'(' | b'[' => depth += 1,
+                    b')' | b']' => depth -= 1,
+                    b';' if depth == 0 => break,
+                    b'{' if depth == 0 => {
+                        body = Some(j);
+                        break;
+                    }
+                    _ => {}
+                }
+            }
+            if let Some(open) = body {
+                if test_only(i) {
+                    skip_to = close(open);
+                } else {
+                    out.push((name, line(i), line(close(open)) - line(i) + 1));
+                }
+            }
+        }
+        i += 1;
+    }
+    out
+}
+
+/// The measure reads Rust as the compiler does: braces in strings, characters and
+/// comments do not count, declarations have no body, tests are left out.
+#[test]
+fn the_function_measure_reads_rust() {
+    let text = r####"
+/// A doc { comment.
+pub(crate) fn a(x: [u8; 2]) -> [u8; 2] {
+    let s = "}}}";
+    let r = r#"{ "# ;
+    let c = '{';
+    let e = '\'';
+    /* { /* nested } */ { */
+    fn inner<'a>(y: &'a str) -> &'a str { y }
+    x
+}
+trait T {
+    fn declared(&self) -> u8;
+}
+#[test]
+fn a_test() {
+}
+#[cfg(test)]
+mod tests {
+    fn helper() {}
+}
+fn b() {}
+"####;
+    let got = functions(text);
+    let want: Vec<(String, usize, usize)> = vec![
+        ("a".into(), 3, 9),
+        ("inner".into(), 9, 1),
+        ("b".into(), 22, 1),
+    ];
+    assert_eq!(got, want);
+}
+
+/// No function in `src/` is longer than [`MAX_FN_LINES`] (those of [`LONGER_FNS`] than
+/// their own limit): a long function is split where its concept splits.
+#[test]
+fn no_function_in_src_is_too_long() {
+    let mut problems = Vec::new();
+    let mut seen = 0;
+    let mut dirs = vec![repo().join("src")];
+    while let Some(d) = dirs.pop() {
+        for e in std::fs::read_dir(&d).unwrap().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                dirs.push(p);
+            } else if p.extension().is_some_and(|x| x == "rs") {
+                let text = std::fs::read_to_string(&p).unwrap();
+                for (name, line, n) in functions(&text) {
+                    seen += 1;
+                    let limit = LONGER_FNS
+                        .iter()
+                        .find(|(f, _)| *f == name)
+                        .map_or(MAX_FN_LINES, |&(_, l)| l);
+                    if n > limit {
+                        let rel = p.strip_prefix(repo()).unwrap();
+                        problems.push(format!(
+                            "{}:{line}: fn {name} has {n} lines (at most {limit})",
+                            rel.display()
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    assert!(seen > 500, "only {seen} functions found");
+    problems.sort();
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
 }

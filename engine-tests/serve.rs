@@ -86,6 +86,19 @@ fn ask(ws: &mut Ws, v: Value) -> (Value, Vec<String>) {
     until_state(ws)
 }
 
+/// Asks for the game's PGN and waits for it.
+fn ask_pgn(ws: &mut Ws) -> String {
+    send(ws, json!({"op": "pgn"}));
+    loop {
+        if let tungstenite::Message::Text(t) = ws.read().unwrap() {
+            let v: Value = serde_json::from_str(t.as_str()).unwrap();
+            if v["type"] == "pgn" {
+                return v["text"].as_str().unwrap().to_string();
+            }
+        }
+    }
+}
+
 fn status(addr: SocketAddr) -> Value {
     get_json(addr, "/api/status").1
 }
@@ -298,15 +311,7 @@ fn websocket_plays_a_game_and_refuses_illegal_moves() {
     assert_eq!(s["plies"], 6);
 
     // PGN out and back in.
-    send(&mut ws, json!({"op": "pgn"}));
-    let pgn = loop {
-        if let tungstenite::Message::Text(t) = ws.read().unwrap() {
-            let v: Value = serde_json::from_str(t.as_str()).unwrap();
-            if v["type"] == "pgn" {
-                break v["text"].as_str().unwrap().to_string();
-            }
-        }
-    };
+    let pgn = ask_pgn(&mut ws);
     assert!(pgn.contains("[Variant \"fullcavalry\"]"), "{pgn}");
     assert!(pgn.contains("1. e4 e5 2. Nf3 Nf6 3. Bc4 Bc5 *"), "{pgn}");
     let report = lancer::referee::pgn::check(&pgn, &Variants::builtin());
@@ -410,15 +415,7 @@ fn lancer_answers_a_move_at_a_level() {
         s["clocks"][1].as_i64().unwrap() <= 60200,
         "two moves with 100 ms increments"
     );
-    send(&mut ws, json!({"op": "pgn"}));
-    let pgn = loop {
-        if let tungstenite::Message::Text(t) = ws.read().unwrap() {
-            let v: Value = serde_json::from_str(t.as_str()).unwrap();
-            if v["type"] == "pgn" {
-                break v["text"].as_str().unwrap().to_string();
-            }
-        }
-    };
+    let pgn = ask_pgn(&mut ws);
     assert!(pgn.contains("[Black \"lancer (Elo 1500)\"]"), "{pgn}");
     assert!(pgn.contains("[TimeControl \"60+0.1\"]"), "{pgn}");
 }

@@ -8,6 +8,8 @@
 //! Without `chromium` and `chromedriver` the test says it skipped, except under CI
 //! (`CI` set), which must have them (`.ci/run` installs them).
 
+mod common;
+
 use lancer::rules::bitboard::{parse_square, square, square_name};
 use lancer::rules::notation::parse_any;
 use lancer::rules::piece::{Kind, FACING_NAMES, NKINDS};
@@ -478,26 +480,13 @@ fn play(
     pos
 }
 
-fn have(path: &str) -> bool {
-    Path::new(path).exists()
-}
-
 #[test]
 fn the_page_plays_every_variant_by_clicks() {
-    let missing: Vec<&str> = [CHROMIUM, CHROMEDRIVER]
-        .into_iter()
-        .filter(|t| !have(t))
-        .collect();
-    if !missing.is_empty() {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "CI must install {} (.ci/run does)",
-            missing.join(", ")
-        );
-        eprintln!(
-            "SKIPPED the_page_plays_every_variant_by_clicks: missing {} (apt-get install chromium chromium-driver)",
-            missing.join(", ")
-        );
+    if !common::tools_present(
+        "the_page_plays_every_variant_by_clicks",
+        &[CHROMIUM, CHROMEDRIVER],
+        "apt-get install chromium chromium-driver",
+    ) {
         return;
     }
     let variants = Variants::builtin();

@@ -5,6 +5,8 @@
 //! checked from XBoard's debug log and saved PGN). Without the tools the test says it
 //! skipped, except under CI (`CI` set), which must have them.
 
+mod common;
+
 use std::path::Path;
 use std::process::Command;
 
@@ -45,31 +47,13 @@ fn piece_images_match_their_generator() {
     let _ = std::fs::remove_dir_all(&out);
 }
 
-fn have(tool: &str) -> bool {
-    if tool.contains('/') {
-        return Path::new(tool).exists();
-    }
-    std::env::var_os("PATH")
-        .map(|p| std::env::split_paths(&p).any(|d| d.join(tool).is_file()))
-        .unwrap_or(false)
-}
-
 #[test]
 fn xboard_hosts_every_variant() {
-    let missing: Vec<&str> = ["/usr/games/xboard", "Xvfb", "import", "xdotool", "python3"]
-        .into_iter()
-        .filter(|t| !have(t))
-        .collect();
-    if !missing.is_empty() {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "CI must install {} (.ci/run does)",
-            missing.join(", ")
-        );
-        eprintln!(
-            "SKIPPED xboard_hosts_every_variant: missing {} (apt-get install xboard xvfb imagemagick xdotool)",
-            missing.join(", ")
-        );
+    if !common::tools_present(
+        "xboard_hosts_every_variant",
+        &["/usr/games/xboard", "Xvfb", "import", "xdotool", "python3"],
+        "apt-get install xboard xvfb imagemagick xdotool",
+    ) {
         return;
     }
     let out = Path::new(ROOT).join("target/xboard-gui");

@@ -295,68 +295,13 @@ fn hole(out: &mut String, x: i32, y: i32) {
 /// move, to mark it; `arrows` draws each lancer's facing as an arrow.
 pub fn svg(pos: &Position, last: Option<(&Position, Move)>, arrows: bool) -> String {
     let v = pos.variant();
-    let (w, h) = (v.width as i32, v.height as i32);
-    let board_w = w * SQ;
-    let board_h = h * SQ;
-    let held = pos.held(Color::White) | pos.held(Color::Black);
-    let frozen = pos.frozen();
-    let lancers = pos.kind_bb(Kind::Lancer);
+    let board_w = v.width as i32 * SQ;
+    let board_h = v.height as i32 * SQ;
+    let panel = HandPanel::new(pos);
 
-    // The hands, beside the board: Black's at the top (Black's side), White's below.
-    let hand_kinds = |c: Color| -> Vec<(Kind, u8)> {
-        ALL_KINDS
-            .iter()
-            .map(|&k| (k, pos.hand(c, k)))
-            .filter(|&(_, n)| n > 0)
-            .collect()
-    };
-    let hand_row = HAND_SQ + 6;
-    let hand_col = HAND_SQ + 44;
-    let hand_header = 24;
-    let rows_per_col = ((board_h / 2 - hand_header) / hand_row).max(1);
-    let hand_cols = if v.drops {
-        [Color::White, Color::Black]
-            .iter()
-            .map(|&c| (hand_kinds(c).len() as i32 + rows_per_col - 1) / rows_per_col)
-            .max()
-            .unwrap_or(0)
-            .max(1)
-    } else {
-        0
-    };
-    let hand_x = LEFT + board_w + 18;
-    let panel_w = if v.drops {
-        (hand_cols * hand_col).max(text_width("Black's hand: empty", 13)) + 18
-    } else {
-        0
-    };
-
-    // The caption: what, who moves, the last move, the EFEN, and a legend of the marks.
-    let mut head = format!("{} · {} to move", v.name, pos.side().name());
-    if let Some((before, m)) = last {
-        let _ = write!(head, " · last move {}", move_text(before, m));
-    }
-    if let Some(o) = pos.outcome() {
-        let _ = write!(head, " · {} {}", o.score(), o.describe(v));
-    }
+    let head = caption(pos, last);
     let efen = pos.efen();
-    // Only the marks this variant can show, so that a chess diagram stays plain.
-    let mut legend: Vec<(&str, &str)> = Vec::new();
-    if v.has(Kind::Lancer) && arrows {
-        legend.push(("arrow", "lancer facing"));
-    }
-    if v.has(Kind::Jailer) {
-        legend.push(("held", "H held by a jailer"));
-    }
-    if v.has(Kind::Bearer) {
-        legend.push(("frozen", "F frozen standard-bearer"));
-    }
-    if v.mask != full_mask(v.width, v.height) {
-        legend.push(("hole", "no square"));
-    }
-    if last.is_some_and(|(b, m)| !last_move_squares(b, m).is_empty()) {
-        legend.push(("lastmove", "last move"));
-    }
+    let legend = legend(pos, last, arrows);
     let legend_w: i32 = legend
         .iter()
         .map(|(_, t)| 22 + text_width(t, 12) + 14)
@@ -365,7 +310,7 @@ pub fn svg(pos: &Position, last: Option<(&Position, Move)>, arrows: bool) -> Str
     let coords_h = 22;
     let caption_y = TOP + board_h + coords_h;
     let lines = 2 + i32::from(!legend.is_empty());
-    let width = (LEFT + board_w + panel_w + MARGIN)
+    let width = (LEFT + board_w + panel.width + MARGIN)
         .max(MARGIN + text_width(&head, 13) + MARGIN)
         .max(MARGIN + text_width(&efen, 12) + MARGIN)
         .max(MARGIN + legend_w + MARGIN);
@@ -382,8 +327,69 @@ pub fn svg(pos: &Position, last: Option<(&Position, Move)>, arrows: bool) -> Str
         esc(&head),
         esc(&efen)
     );
+    board_squares(&mut out, pos, last);
+    coordinates(&mut out, pos);
+    pieces_and_marks(&mut out, pos, arrows);
+    if v.drops {
+        panel.draw(&mut out, pos);
+    }
+    let _ = writeln!(
+        out,
+        r##"<text class="caption" x="{MARGIN}" y="{}" font-size="13" fill="#000000">{}</text>
+<text class="efen" x="{MARGIN}" y="{}" font-family="{MONO}" font-size="12" fill="#000000">{}</text>"##,
+        caption_y + 14,
+        esc(&head),
+        caption_y + LINE + 14,
+        esc(&efen)
+    );
+    legend_row(&mut out, &legend, caption_y + 2 * LINE + 4);
+    out.push_str("</svg>\n");
+    out
+}
 
-    // Squares and holes.
+/// The caption's first line: what, who moves, the last move, the outcome.
+fn caption(pos: &Position, last: Option<(&Position, Move)>) -> String {
+    let v = pos.variant();
+    let mut head = format!("{} · {} to move", v.name, pos.side().name());
+    if let Some((before, m)) = last {
+        let _ = write!(head, " · last move {}", move_text(before, m));
+    }
+    if let Some(o) = pos.outcome() {
+        let _ = write!(head, " · {} {}", o.score(), o.describe(v));
+    }
+    head
+}
+
+/// The legend's entries (mark, text): only the marks this variant can show, so that
+/// a chess diagram stays plain.
+fn legend(
+    pos: &Position,
+    last: Option<(&Position, Move)>,
+    arrows: bool,
+) -> Vec<(&'static str, &'static str)> {
+    let v = pos.variant();
+    let mut legend = Vec::new();
+    if v.has(Kind::Lancer) && arrows {
+        legend.push(("arrow", "lancer facing"));
+    }
+    if v.has(Kind::Jailer) {
+        legend.push(("held", "H held by a jailer"));
+    }
+    if v.has(Kind::Bearer) {
+        legend.push(("frozen", "F frozen standard-bearer"));
+    }
+    if v.mask != full_mask(v.width, v.height) {
+        legend.push(("hole", "no square"));
+    }
+    if last.is_some_and(|(b, m)| !last_move_squares(b, m).is_empty()) {
+        legend.push(("lastmove", "last move"));
+    }
+    legend
+}
+
+/// The squares, the holes, and the last move's squares over them.
+fn board_squares(out: &mut String, pos: &Position, last: Option<(&Position, Move)>) {
+    let v = pos.variant();
     for r in 0..v.height {
         for f in 0..v.width {
             let sq = square(f, r);
@@ -396,7 +402,7 @@ pub fn svg(pos: &Position, last: Option<(&Position, Move)>, arrows: bool) -> Str
                     square_name(sq)
                 );
             } else {
-                hole(&mut out, x, y);
+                hole(out, x, y);
             }
         }
     }
@@ -412,8 +418,12 @@ pub fn svg(pos: &Position, last: Option<(&Position, Move)>, arrows: bool) -> Str
             }
         }
     }
+}
 
-    // Coordinates.
+/// The file letters below the board and the rank numbers left of it.
+fn coordinates(out: &mut String, pos: &Position) {
+    let v = pos.variant();
+    let (h, board_h) = (v.height as i32, v.height as i32 * SQ);
     for f in 0..v.width {
         let _ = writeln!(
             out,
@@ -432,8 +442,11 @@ pub fn svg(pos: &Position, last: Option<(&Position, Move)>, arrows: bool) -> Str
             r + 1
         );
     }
+}
 
-    // Pieces, then the marks over them.
+/// The pieces, then the marks over them: held, frozen, and the lancers' arrows.
+fn pieces_and_marks(out: &mut String, pos: &Position, arrows: bool) {
+    let v = pos.variant();
     for sq in squares(pos.occupied() & v.mask) {
         let p = pos.piece_at(sq);
         if p.is_none() {
@@ -451,36 +464,83 @@ pub fn svg(pos: &Position, last: Option<(&Position, Move)>, arrows: bool) -> Str
             piece_image(p, pos.facing_at(sq))
         );
     }
+    let held = pos.held(Color::White) | pos.held(Color::Black);
     for sq in squares(held & v.mask) {
-        ring(&mut out, "held", sq, v.height, HELD, 'H');
+        ring(out, "held", sq, v.height, HELD, 'H');
     }
-    for sq in squares(frozen & v.mask) {
-        ring(&mut out, "frozen", sq, v.height, FROZEN, 'F');
+    for sq in squares(pos.frozen() & v.mask) {
+        ring(out, "frozen", sq, v.height, FROZEN, 'F');
     }
     if arrows {
-        for sq in squares(lancers & v.mask) {
-            arrow(&mut out, sq, v.height, pos.facing_at(sq));
+        for sq in squares(pos.kind_bb(Kind::Lancer) & v.mask) {
+            arrow(out, sq, v.height, pos.facing_at(sq));
+        }
+    }
+}
+
+/// The kinds a side holds in hand, with their counts.
+fn hand_kinds(pos: &Position, c: Color) -> Vec<(Kind, u8)> {
+    ALL_KINDS
+        .iter()
+        .map(|&k| (k, pos.hand(c, k)))
+        .filter(|&(_, n)| n > 0)
+        .collect()
+}
+
+/// Where the hands go, beside the board: Black's at the top (Black's side), White's
+/// below. A variant without drops has none (width 0).
+struct HandPanel {
+    /// Left edge of the panel.
+    x: i32,
+    /// Width of the panel, margin included.
+    width: i32,
+    rows_per_col: i32,
+}
+
+impl HandPanel {
+    const ROW: i32 = HAND_SQ + 6;
+    const COL: i32 = HAND_SQ + 44;
+    const HEADER: i32 = 24;
+
+    fn new(pos: &Position) -> HandPanel {
+        let v = pos.variant();
+        let board_h = v.height as i32 * SQ;
+        let rows_per_col = ((board_h / 2 - Self::HEADER) / Self::ROW).max(1);
+        let width = if v.drops {
+            let cols = [Color::White, Color::Black]
+                .iter()
+                .map(|&c| (hand_kinds(pos, c).len() as i32 + rows_per_col - 1) / rows_per_col)
+                .max()
+                .unwrap_or(0)
+                .max(1);
+            (cols * Self::COL).max(text_width("Black's hand: empty", 13)) + 18
+        } else {
+            0
+        };
+        HandPanel {
+            x: LEFT + v.width as i32 * SQ + 18,
+            width,
+            rows_per_col,
         }
     }
 
-    // Hands.
-    if v.drops {
+    /// Each side's heading and the pieces it holds, with their counts.
+    fn draw(&self, out: &mut String, pos: &Position) {
+        let board_h = pos.variant().height as i32 * SQ;
+        let hand_x = self.x;
         for (c, top) in [(Color::Black, TOP), (Color::White, TOP + board_h / 2)] {
+            let kinds = hand_kinds(pos, c);
             let _ = writeln!(
                 out,
                 r##"<text x="{hand_x}" y="{}" font-size="13" fill="#222222">{}'s hand{}</text>"##,
                 top + 15,
                 c.name(),
-                if hand_kinds(c).is_empty() {
-                    ": empty"
-                } else {
-                    ""
-                }
+                if kinds.is_empty() { ": empty" } else { "" }
             );
-            for (i, (k, n)) in hand_kinds(c).into_iter().enumerate() {
+            for (i, (k, n)) in kinds.into_iter().enumerate() {
                 let i = i as i32;
-                let x = hand_x + (i / rows_per_col) * hand_col;
-                let y = top + hand_header + (i % rows_per_col) * hand_row;
+                let x = hand_x + (i / self.rows_per_col) * Self::COL;
+                let y = top + Self::HEADER + (i % self.rows_per_col) * Self::ROW;
                 let p = Piece::new(k, c);
                 let _ = writeln!(
                     out,
@@ -501,20 +561,12 @@ pub fn svg(pos: &Position, last: Option<(&Position, Move)>, arrows: bool) -> Str
             }
         }
     }
+}
 
-    // Caption.
-    let _ = writeln!(
-        out,
-        r##"<text class="caption" x="{MARGIN}" y="{}" font-size="13" fill="#000000">{}</text>
-<text class="efen" x="{MARGIN}" y="{}" font-family="{MONO}" font-size="12" fill="#000000">{}</text>"##,
-        caption_y + 14,
-        esc(&head),
-        caption_y + LINE + 14,
-        esc(&efen)
-    );
+/// The legend's row at height `y`: each mark drawn small, then its text.
+fn legend_row(out: &mut String, legend: &[(&str, &str)], y: i32) {
     let mut x = MARGIN;
-    let y = caption_y + 2 * LINE + 4;
-    for (what, text) in &legend {
+    for (what, text) in legend {
         let _ = write!(out, r#"<g class="legend">"#);
         let (sx, sy) = (x + 8, y + 7);
         let _ = match *what {
@@ -559,8 +611,6 @@ pub fn svg(pos: &Position, last: Option<(&Position, Move)>, arrows: bool) -> Str
         );
         x += 22 + text_width(text, 12) + 14;
     }
-    out.push_str("</svg>\n");
-    out
 }
 
 /// Every square of a `width` x `height` board, holes or not.

@@ -49,3 +49,29 @@ pub const VARIANTS: [&str; 7] = [
     "royalstandard",
     "lighthouse",
 ];
+
+/// Whether every tool `test` needs is here (a tool with a `/` is a path, any other a
+/// name looked up on PATH). When one is missing the test says it skipped, naming
+/// what to install, and should return; under CI (`CI` set), which must have them, it
+/// fails instead.
+pub fn tools_present(test: &str, tools: &[&str], install: &str) -> bool {
+    let have = |tool: &str| {
+        if tool.contains('/') {
+            return std::path::Path::new(tool).exists();
+        }
+        std::env::var_os("PATH")
+            .map(|p| std::env::split_paths(&p).any(|d| d.join(tool).is_file()))
+            .unwrap_or(false)
+    };
+    let missing: Vec<&str> = tools.iter().copied().filter(|t| !have(t)).collect();
+    if missing.is_empty() {
+        return true;
+    }
+    assert!(
+        std::env::var_os("CI").is_none(),
+        "CI must install {} (.ci/run does)",
+        missing.join(", ")
+    );
+    eprintln!("SKIPPED {test}: missing {} ({install})", missing.join(", "));
+    false
+}

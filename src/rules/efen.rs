@@ -23,6 +23,25 @@ const HAND_ORDER: [Kind; NKINDS] = [
     Kind::King,
 ];
 
+/// The state written in parentheses after piece letter `c` on `sq`: a lancer's
+/// facing, or `f` for a frozen standard-bearer.
+fn piece_state(v: &Variant, c: char, kind: Kind, sq: Square, inner: &str) -> Result<u8, String> {
+    let name = square_name(sq);
+    match kind {
+        Kind::Lancer => {
+            let fc = parse_facing(inner).ok_or_else(|| {
+                format!("lancer on {name}: unknown facing '{inner}' (n ne e se s sw w nw)")
+            })?;
+            if v.facing_ok[sq as usize] & (1 << fc) == 0 {
+                return Err(format!("lancer on {name} faces {inner}, off the board"));
+            }
+            Ok(fc)
+        }
+        Kind::Bearer if inner == "f" => Ok(FROZEN),
+        _ => Err(format!("'{c}' on {name}: unexpected state '({inner})'")),
+    }
+}
+
 impl Position {
     /// Parses an EFEN for `variant`; the error names the problem.
     pub fn from_efen(variant: &'static Variant, text: &str) -> Result<Position, String> {
@@ -50,113 +69,10 @@ impl Position {
             ));
         }
         for (i, rank_text) in ranks.iter().enumerate() {
-            let r = v.height - 1 - i as u8;
-            let rank_no = r + 1;
-            let chars: Vec<char> = rank_text.chars().collect();
-            let mut f: u32 = 0;
-            let mut j = 0;
-            while j < chars.len() {
-                let c = chars[j];
-                if c.is_ascii_digit() {
-                    let mut n = 0u32;
-                    while j < chars.len() && chars[j].is_ascii_digit() {
-                        // Saturating: a run of digits must not overflow (it is an error below).
-                        n = n
-                            .saturating_mul(10)
-                            .saturating_add(chars[j].to_digit(10).unwrap_or(0));
-                        j += 1;
-                    }
-                    if n == 0 {
-                        return Err(format!("rank {rank_no}: empty-square count 0"));
-                    }
-                    f = f.saturating_add(n);
-                    if f > v.width as u32 {
-                        return Err(format!("rank {rank_no} is wider than {} files", v.width));
-                    }
-                    continue;
-                }
-                if f >= v.width as u32 {
-                    return Err(format!("rank {rank_no} is wider than {} files", v.width));
-                }
-                let sq = square(f as u8, r);
-                let name = square_name(sq);
-                if c == '*' {
-                    if v.on_board(sq) {
-                        return Err(format!(
-                            "'*' (hole) on {name}, which is a square of {}",
-                            v.name
-                        ));
-                    }
-                    f += 1;
-                    j += 1;
-                    continue;
-                }
-                let piece = v
-                    .piece_from_char(c)
-                    .ok_or_else(|| format!("unknown piece letter '{c}' for {}", v.name))?;
-                if !v.on_board(sq) {
-                    return Err(format!("piece '{c}' on {name}, which is a hole"));
-                }
-                j += 1;
-                let mut st = 0u8;
-                let mut has_facing = false;
-                if j < chars.len() && chars[j] == '(' {
-                    let close = chars[j..]
-                        .iter()
-                        .position(|&x| x == ')')
-                        .ok_or_else(|| format!("'{c}' on {name}: '(' without ')'"))?;
-                    let inner: String = chars[j + 1..j + close].iter().collect();
-                    j += close + 1;
-                    match piece.kind() {
-                        Kind::Lancer => {
-                            let fc = parse_facing(&inner).ok_or_else(|| {
-                                format!("lancer on {name}: unknown facing '{inner}' (n ne e se s sw w nw)")
-                            })?;
-                            if v.facing_ok[sq as usize] & (1 << fc) == 0 {
-                                return Err(format!(
-                                    "lancer on {name} faces {inner}, off the board"
-                                ));
-                            }
-                            st = fc;
-                            has_facing = true;
-                        }
-                        Kind::Bearer if inner == "f" => st = FROZEN,
-                        _ => return Err(format!("'{c}' on {name}: unexpected state '({inner})'")),
-                    }
-                }
-                if j < chars.len() && chars[j] == '~' {
-                    j += 1;
-                }
-                if piece.kind() == Kind::Lancer && !has_facing {
-                    return Err(format!("lancer on {name} has no facing, e.g. {c}(n)"));
-                }
-                if piece.kind() == Kind::Pawn && (r == 0 || r == v.height - 1) {
-                    return Err(format!("pawn on {name}, on the first or last rank"));
-                }
-                pos.put(sq, piece, st);
-                f += 1;
-            }
-            if f != v.width as u32 {
-                return Err(format!(
-                    "rank {rank_no} has {f} files, {} needs {}",
-                    v.name, v.width
-                ));
-            }
+            pos.parse_rank(v.height - 1 - i as u8, rank_text)?;
         }
         if let Some(h) = hand_part {
-            if !v.drops && !h.is_empty() {
-                return Err(format!("{} has no pieces in hand", v.name));
-            }
-            for c in h.chars() {
-                let p = v
-                    .piece_from_char(c)
-                    .ok_or_else(|| format!("unknown piece letter '{c}' in hand"))?;
-                let k = p.kind();
-                if k == Kind::King || v.demote[k.idx()] != k {
-                    return Err(format!("'{c}' cannot be in hand in {}", v.name));
-                }
-                pos.add_to_hand(p.color(), k);
-            }
+            pos.parse_hand(h)?;
         }
         let side = fields.next().unwrap_or("w");
         pos.set_side(match side {
@@ -164,20 +80,7 @@ impl Position {
             "b" => Color::Black,
             x => return Err(format!("side to move '{x}' is not w or b")),
         });
-        for c in [Color::White, Color::Black] {
-            let kings = popcount(pos.pieces_of(c, Kind::King));
-            // A king-capture game ends with the side to move's king gone.
-            let captured = kings == 0 && v.goal == Goal::KingCapture && c == pos.side;
-            if kings != 1 && !captured {
-                return Err(format!("{} has {kings} kings, needs exactly one", c.name()));
-            }
-            if popcount(pos.pieces(c)) > MAX_PIECES_PER_SIDE {
-                return Err(format!(
-                    "{} has more than {MAX_PIECES_PER_SIDE} pieces on the board",
-                    c.name()
-                ));
-            }
-        }
+        pos.check_piece_counts()?;
         let castling = fields.next().unwrap_or("-");
         if castling != "-" {
             for ch in castling.chars() {
@@ -213,6 +116,129 @@ impl Position {
         }
         debug_assert_eq!(pos.key, pos.compute_key());
         Ok(pos)
+    }
+
+    /// Puts the pieces of one rank of the board field (`r` from 0 at the bottom).
+    fn parse_rank(&mut self, r: u8, rank_text: &str) -> Result<(), String> {
+        let v = self.variant;
+        let rank_no = r + 1;
+        let chars: Vec<char> = rank_text.chars().collect();
+        let mut f: u32 = 0;
+        let mut j = 0;
+        while j < chars.len() {
+            let c = chars[j];
+            if c.is_ascii_digit() {
+                let mut n = 0u32;
+                while j < chars.len() && chars[j].is_ascii_digit() {
+                    // Saturating: a run of digits must not overflow (it is an error below).
+                    n = n
+                        .saturating_mul(10)
+                        .saturating_add(chars[j].to_digit(10).unwrap_or(0));
+                    j += 1;
+                }
+                if n == 0 {
+                    return Err(format!("rank {rank_no}: empty-square count 0"));
+                }
+                f = f.saturating_add(n);
+                if f > v.width as u32 {
+                    return Err(format!("rank {rank_no} is wider than {} files", v.width));
+                }
+                continue;
+            }
+            if f >= v.width as u32 {
+                return Err(format!("rank {rank_no} is wider than {} files", v.width));
+            }
+            let sq = square(f as u8, r);
+            let name = square_name(sq);
+            if c == '*' {
+                if v.on_board(sq) {
+                    return Err(format!(
+                        "'*' (hole) on {name}, which is a square of {}",
+                        v.name
+                    ));
+                }
+                f += 1;
+                j += 1;
+                continue;
+            }
+            let piece = v
+                .piece_from_char(c)
+                .ok_or_else(|| format!("unknown piece letter '{c}' for {}", v.name))?;
+            if !v.on_board(sq) {
+                return Err(format!("piece '{c}' on {name}, which is a hole"));
+            }
+            j += 1;
+            let mut st = 0u8;
+            let mut has_facing = false;
+            if j < chars.len() && chars[j] == '(' {
+                let close = chars[j..]
+                    .iter()
+                    .position(|&x| x == ')')
+                    .ok_or_else(|| format!("'{c}' on {name}: '(' without ')'"))?;
+                let inner: String = chars[j + 1..j + close].iter().collect();
+                j += close + 1;
+                st = piece_state(v, c, piece.kind(), sq, &inner)?;
+                has_facing = piece.kind() == Kind::Lancer;
+            }
+            if j < chars.len() && chars[j] == '~' {
+                j += 1;
+            }
+            if piece.kind() == Kind::Lancer && !has_facing {
+                return Err(format!("lancer on {name} has no facing, e.g. {c}(n)"));
+            }
+            if piece.kind() == Kind::Pawn && (r == 0 || r == v.height - 1) {
+                return Err(format!("pawn on {name}, on the first or last rank"));
+            }
+            self.put(sq, piece, st);
+            f += 1;
+        }
+        if f != v.width as u32 {
+            return Err(format!(
+                "rank {rank_no} has {f} files, {} needs {}",
+                v.name, v.width
+            ));
+        }
+        Ok(())
+    }
+
+    /// Adds the pieces of the hand field (between the brackets) to the hands.
+    fn parse_hand(&mut self, h: &str) -> Result<(), String> {
+        let v = self.variant;
+        if !v.drops && !h.is_empty() {
+            return Err(format!("{} has no pieces in hand", v.name));
+        }
+        for c in h.chars() {
+            let p = v
+                .piece_from_char(c)
+                .ok_or_else(|| format!("unknown piece letter '{c}' in hand"))?;
+            let k = p.kind();
+            if k == Kind::King || v.demote[k.idx()] != k {
+                return Err(format!("'{c}' cannot be in hand in {}", v.name));
+            }
+            self.add_to_hand(p.color(), k);
+        }
+        Ok(())
+    }
+
+    /// One king a side (none for the side to move once a king-capture game is over),
+    /// and at most [`MAX_PIECES_PER_SIDE`] pieces on the board.
+    fn check_piece_counts(&self) -> Result<(), String> {
+        let v = self.variant;
+        for c in [Color::White, Color::Black] {
+            let kings = popcount(self.pieces_of(c, Kind::King));
+            // A king-capture game ends with the side to move's king gone.
+            let captured = kings == 0 && v.goal == Goal::KingCapture && c == self.side;
+            if kings != 1 && !captured {
+                return Err(format!("{} has {kings} kings, needs exactly one", c.name()));
+            }
+            if popcount(self.pieces(c)) > MAX_PIECES_PER_SIDE {
+                return Err(format!(
+                    "{} has more than {MAX_PIECES_PER_SIDE} pieces on the board",
+                    c.name()
+                ));
+            }
+        }
+        Ok(())
     }
 
     fn parse_castling_char(&mut self, ch: char) -> Result<(), String> {

@@ -185,6 +185,7 @@ fn parse_kind(e: &Entry, key: &str, s: &str) -> Result<Kind, IniError> {
     Kind::from_ini_name(s).ok_or_else(|| e.err(format!("{key}: unknown piece kind '{s}'")))
 }
 
+/// The variant of section `name` with its `keys` (inherited ones included).
 fn build_variant(
     name: &str,
     keys: &HashMap<String, Entry>,
@@ -195,7 +196,25 @@ fn build_variant(
         line: head.line,
         msg,
     };
-    let mut v = Variant {
+    let mut v = defaults(name);
+    read_board(&mut v, keys)?;
+    let e = keys
+        .get("pieces")
+        .ok_or_else(|| head_err(format!("[{name}] has no 'pieces'")))?;
+    read_pieces(&mut v, e)?;
+    read_moves(&mut v, keys)?;
+    read_goal_and_switches(&mut v, keys)?;
+    read_protocol_and_eval(&mut v, keys)?;
+    let e = keys
+        .get("start")
+        .ok_or_else(|| head_err(format!("[{name}] has no 'start'")))?;
+    read_start(&mut v, e)?;
+    Ok(v)
+}
+
+/// A variant named `name` with every key at its default, before its keys are read.
+fn defaults(name: &str) -> Variant {
+    Variant {
         name: name.to_string(),
         xboard_name: name.to_string(),
         xboard_setup: None,
@@ -232,7 +251,11 @@ fn build_variant(
         facing_ok: [0; 64],
         simple: false,
         start_phase: 0,
-    };
+    }
+}
+
+/// `board` and `holes`: the board's size and its real squares.
+fn read_board(v: &mut Variant, keys: &HashMap<String, Entry>) -> Result<(), IniError> {
     if let Some(e) = keys.get("board") {
         let (w, h) = e
             .value
@@ -260,9 +283,11 @@ fn build_variant(
             v.mask &= !bb(sq);
         }
     }
-    let e = keys
-        .get("pieces")
-        .ok_or_else(|| head_err(format!("[{name}] has no 'pieces'")))?;
+    Ok(())
+}
+
+/// `pieces` (entry `e`): the kinds of the variant and their letters.
+fn read_pieces(v: &mut Variant, e: &Entry) -> Result<(), IniError> {
     for t in e.value.split_whitespace() {
         let (l, k) = t
             .split_once(':')
@@ -285,6 +310,11 @@ fn build_variant(
     if !v.has(Kind::King) {
         return Err(e.err("pieces: a variant needs a king".to_string()));
     }
+    Ok(())
+}
+
+/// The keys of the moves: castling, promotion, drops and demotion.
+fn read_moves(v: &mut Variant, keys: &HashMap<String, Entry>) -> Result<(), IniError> {
     if let Some(e) = keys.get("castling") {
         v.castling = match e.value.as_str() {
             "none" => Castling::None,
@@ -352,6 +382,11 @@ fn build_variant(
             v.demote[a.idx()] = b;
         }
     }
+    Ok(())
+}
+
+/// The goal, the n-move rule and the rule switches.
+fn read_goal_and_switches(v: &mut Variant, keys: &HashMap<String, Entry>) -> Result<(), IniError> {
     if let Some(e) = keys.get("goal") {
         v.goal = match e.value.as_str() {
             "checkmate" => Goal::Checkmate,
@@ -386,6 +421,12 @@ fn build_variant(
             *slot = parse_bool(e, k)?;
         }
     }
+    Ok(())
+}
+
+/// What the protocols call the variant and how they set it up, its win/draw/loss
+/// model, network and weights.
+fn read_protocol_and_eval(v: &mut Variant, keys: &HashMap<String, Entry>) -> Result<(), IniError> {
     if let Some(e) = keys.get("xboardName") {
         v.xboard_name = e.value.clone();
     }
@@ -430,9 +471,12 @@ fn build_variant(
             .filter(|p| !p.is_empty())
             .collect();
     }
-    let e = keys
-        .get("start")
-        .ok_or_else(|| head_err(format!("[{name}] has no 'start'")))?;
+    Ok(())
+}
+
+/// `start` (entry `e`), then the derived fields, checking that the start position
+/// parses under the variant's own rules.
+fn read_start(v: &mut Variant, e: &Entry) -> Result<(), IniError> {
     v.start = match e.value.as_str() {
         "random:chess960" => Start::Random(RandomSetup::Chess960),
         "random:eightpiece" => Start::Random(RandomSetup::EightPiece),
@@ -457,7 +501,7 @@ fn build_variant(
         .map(|sq| phase_weight(start.piece_at(sq).kind()))
         .sum::<i32>()
         .max(1);
-    Ok(v)
+    Ok(())
 }
 
 /// Section `s` and the sections it inherits from, `s` first and the root last.

@@ -3,6 +3,7 @@
 
 pub mod bitboard;
 pub mod efen;
+pub mod geometry;
 pub mod ini;
 pub mod movegen;
 pub mod moves;
@@ -13,6 +14,7 @@ pub mod piece;
 pub mod position;
 pub mod record;
 pub mod setups;
+pub mod start;
 pub mod variant;
 pub mod xboard_fen;
 pub mod zobrist;

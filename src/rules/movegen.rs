@@ -14,7 +14,7 @@ use super::piece::*;
 use super::position::*;
 use super::variant::*;
 
-const NOT_A: Bitboard = !0x0101_0101_0101_0101;
+const NOT_A: Bitboard = !super::geometry::FILE_A;
 const NOT_H: Bitboard = !0x8080_8080_8080_8080;
 
 /// What the generator needs to know, computed once per call.

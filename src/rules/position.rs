@@ -26,7 +26,7 @@ pub struct Position {
     pub(crate) key: u64,
 }
 
-const NOT_A: Bitboard = !0x0101_0101_0101_0101;
+const NOT_A: Bitboard = !super::geometry::FILE_A;
 const NOT_H: Bitboard = !0x8080_8080_8080_8080;
 
 /// The four orthogonal neighbours of every square of `b`.

@@ -109,12 +109,14 @@ pub struct Variant {
     pub king_captures_own_bearer: bool,
     /// Draw by insufficient material as in FIDE chess.
     pub insufficient_material: bool,
+    // Derived from the fields above when the variant is built: only the rules write
+    // them, so that they cannot disagree with the rules they are derived from.
     /// Facings allowed on each square (bit f = facing f), per rule 3 of the lancer.
-    pub facing_ok: [u8; 64],
+    pub(super) facing_ok: [u8; 64],
     /// Only the chess family of movers and checkmate: the fast pin-based legality test applies.
-    pub simple: bool,
+    pub(super) simple: bool,
     /// Game-phase weight of the start position's pieces (for tapered evaluation).
-    pub start_phase: i32,
+    pub(super) start_phase: i32,
 }
 
 /// Game-phase weight of a piece kind: minor pieces 1, rook-like 2, queen 4.
@@ -188,8 +190,27 @@ impl Variant {
         Some(Piece::new(Kind::from_idx(kind), color))
     }
 
+    /// The facings a lancer may have on `sq` (bit f = facing f), per rule 3 of the lancer.
+    #[inline(always)]
+    pub fn facing_ok(&self, sq: Square) -> u8 {
+        self.facing_ok.get(sq as usize).copied().unwrap_or(0)
+    }
+
+    /// Whether only the chess family of movers and checkmate are played, so that the
+    /// fast pin-based legality test applies.
+    #[inline(always)]
+    pub fn simple(&self) -> bool {
+        self.simple
+    }
+
+    /// Game-phase weight of the start position's pieces (for tapered evaluation).
+    #[inline(always)]
+    pub fn start_phase(&self) -> i32 {
+        self.start_phase
+    }
+
     /// Computes the derived fields (mask-dependent tables and flags).
-    pub fn finish(&mut self) {
+    pub(super) fn finish(&mut self) {
         for sq in 0..64u8 {
             let mut ok = 0u8;
             if self.on_board(sq) {
@@ -277,5 +298,25 @@ impl Variant {
         Ok(format!(
             "{black}/pppppppp/8/8/8/8/PPPPPPPP/{white} w {castle} - 0 1"
         ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::Variants;
+
+    /// The derived fields read back as the rules derive them.
+    #[test]
+    fn derived_fields_follow_the_rules() {
+        let vs = Variants::builtin();
+        let chess = vs.get("chess").unwrap();
+        assert!(chess.simple());
+        // Two queens (4), four rooks (2), eight minors (1).
+        assert_eq!(chess.start_phase(), 24);
+        let fc = vs.get("fullcavalry").unwrap();
+        assert!(!fc.simple());
+        // A lancer in a corner faces only into the board: a1 allows n, ne, e.
+        assert_eq!(fc.facing_ok(0), 0b0000_0111);
+        assert_eq!(fc.facing_ok(64), 0);
     }
 }

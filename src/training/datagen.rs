@@ -10,7 +10,7 @@
 use super::data::{self, Header};
 use crate::engine::Engine;
 use crate::progress::Progress;
-use crate::rules::setups::start_position;
+use crate::rules::start::start_position;
 use crate::rules::{Color, MoveList, MoveType, Position, Variant, Variants};
 use crate::search::is_capture;
 use crate::search::{Limits, MATE_BOUND};

@@ -5,8 +5,9 @@
 //! scores.
 
 use super::params::*;
-use super::{adjacent_files, count, front, ranks_ahead, Acc, FILE_A};
+use super::{count, Acc};
 use crate::rules::bitboard::*;
+use crate::rules::geometry::{adjacent_files, front, ranks_ahead, FILE_A};
 use crate::rules::{Color, Kind, Position};
 
 /// The attack a side brings against the enemy king.
@@ -48,6 +49,24 @@ fn attack_weight(k: Kind) -> i32 {
     }
 }
 
+/// What a side's pieces see: the board as each of them needs it.
+struct View {
+    /// The board's squares.
+    mask: Bitboard,
+    occ: Bitboard,
+    own: Bitboard,
+    enemy: Bitboard,
+    /// Blockers for sliders: pieces, holes, and squares outside the mobility zone.
+    blk: Bitboard,
+    /// Squares that count for mobility.
+    targets: Bitboard,
+    king_zone: Bitboard,
+    /// Where each of [`CHECK_KINDS`] checks the enemy king from.
+    check_from: [Bitboard; 4],
+    own_pawns: Bitboard,
+    their_pawns: Bitboard,
+}
+
 /// Activity of side `c`, and its attack on the enemy king.
 #[inline(always)]
 pub fn side<A: Acc>(pos: &Position, c: Color, acc: &mut A) -> Attack {
@@ -56,135 +75,31 @@ pub fn side<A: Acc>(pos: &Position, c: Color, acc: &mut A) -> Attack {
     let them = c.flip();
     let occ = pos.occupied();
     let own = pos.pieces(c);
-    let enemy = pos.pieces(them);
-    let held = pos.held(c);
     let zone = pos.mobility_zone(c);
-    let blk = occ | !v.mask | !zone;
-    let targets = !own & v.mask & zone;
     let enemy_king = pos.king_sq(them);
-    let king_zone = enemy_king.map_or(0, |k| (t.king(k) | bb(k)) & v.mask);
-    let mut attack = Attack::default();
     let real = occ | !v.mask;
-    // Sliding rays stop on the first square off the board: `v.mask` keeps only real ones.
-    // Where each of CHECK_KINDS checks from.
-    let check_from = enemy_king.map_or([0; 4], |k| {
-        let (b, r) = (t.bishop(k, real), t.rook(k, real));
-        [t.knight(k), b, r, b | r]
-    });
-    let own_pawns = pos.pieces_of(c, Kind::Pawn);
-    let their_pawns = pos.pieces_of(them, Kind::Pawn);
-    for sq in squares(own & !held) {
+    let view = View {
+        mask: v.mask,
+        occ,
+        own,
+        enemy: pos.pieces(them),
+        blk: occ | !v.mask | !zone,
+        targets: !own & v.mask & zone,
+        king_zone: enemy_king.map_or(0, |k| (t.king(k) | bb(k)) & v.mask),
+        // Sliding rays stop on the first square off the board: `v.mask` keeps only real ones.
+        check_from: enemy_king.map_or([0; 4], |k| {
+            let (b, r) = (t.bishop(k, real), t.rook(k, real));
+            [t.knight(k), b, r, b | r]
+        }),
+        own_pawns: pos.pieces_of(c, Kind::Pawn),
+        their_pawns: pos.pieces_of(them, Kind::Pawn),
+    };
+    let mut attack = Attack::default();
+    for sq in squares(own & !pos.held(c)) {
         let k = pos.piece_at(sq).kind();
-        match k {
-            Kind::Rook => {
-                let file = FILE_A << file_of(sq);
-                if file & own_pawns == 0 {
-                    acc.add(
-                        if file & their_pawns == 0 {
-                            ROOK_OPEN
-                        } else {
-                            ROOK_SEMI_OPEN
-                        },
-                        1,
-                    );
-                }
-            }
-            Kind::Knight | Kind::Bishop => {
-                if k == Kind::Bishop {
-                    let colour = if bb(sq) & DARK != 0 { DARK } else { !DARK };
-                    acc.add(BISHOP_PAWNS, count(own_pawns & colour));
-                }
-                if front(c, sq).is_some_and(|f| own_pawns & bb(f) != 0) {
-                    acc.add(MINOR_BEHIND_PAWN, 1);
-                }
-                let rel = v.relative_rank(c, sq) as i32;
-                let adj = adjacent_files(file_of(sq));
-                if (3..=5).contains(&rel)
-                    && t.pawn(them.idx(), sq) & own_pawns != 0
-                    && their_pawns & adj & ranks_ahead(c, sq) == 0
-                {
-                    acc.add(OUTPOST, 1);
-                }
-            }
-            _ => {}
-        }
-        let att: Bitboard = match k {
-            Kind::Knight => t.knight(sq),
-            Kind::Bishop => t.bishop(sq, blk),
-            Kind::Rook => t.rook(sq, blk),
-            Kind::Queen => t.queen(sq, blk),
-            Kind::ForwardBishop => t.bishop(sq, blk) | front(c, sq).map_or(0, bb),
-            Kind::Lancer => {
-                let f = pos.facing_at(sq) as usize;
-                let ray = t.ray_attack(f, sq, (occ & !own) | !v.mask);
-                let moves = ray & !own & v.mask;
-                acc.add(LANCER_JUMP, count(ray & own));
-                if moves == 0 {
-                    // Facing the edge or a friendly wall: it must wait for nothing.
-                    acc.add(LANCER_STUCK, 1);
-                }
-                moves
-            }
-            Kind::Jailer => {
-                // Holding power: every enemy unit it holds is worth a bonus beyond the
-                // value the held unit loses.
-                acc.add(JAILER_HOLD, count(t.orth_adjacent(sq) & enemy));
-                t.rook(sq, blk) & !occ
-            }
-            Kind::Sentry => {
-                let quiet = t.bishop(sq, blk) & !occ;
-                let mut chances = 0;
-                for d in DIAGONALS {
-                    let victim = t.ray_attack(d, sq, occ | !v.mask) & enemy & v.mask;
-                    if victim != 0 {
-                        let beyond = step(lsb(victim), d);
-                        if beyond.is_none_or(|b| !v.on_board(b) || occ & bb(b) == 0) {
-                            chances += 1;
-                            attack.by_minor |= victim;
-                        }
-                    }
-                }
-                acc.add(SENTRY_CHANCE, chances);
-                quiet
-            }
-            Kind::Windmill => {
-                let pivots = t.king(sq) & pos.pieces_of(c, Kind::Bearer);
-                acc.add(WINDMILL_PIVOTS, count(pivots));
-                pos.windmill_reaches(sq, pos.pieces_of(c, Kind::Bearer), occ)
-            }
-            Kind::Pawn => t.pawn(c.idx(), sq),
-            Kind::Bearer if pos.frozen() & bb(sq) == 0 => t.king(sq) & v.mask,
-            _ => 0,
-        };
-        // A standard-bearer captures nothing but the king: its squares are not attacks
-        // on pieces (the king zone below still counts them).
-        if k != Kind::Bearer {
-            attack.all |= att;
-        }
-        if let Some(i) = CHECK_KINDS.iter().position(|&x| x == k) {
-            attack.checks[i] |= att & check_from[i] & v.mask;
-        }
-        match k {
-            Kind::Pawn => attack.by_pawn |= att,
-            Kind::Rook | Kind::Lancer => attack.by_rook |= att,
-            Kind::Knight | Kind::Bishop | Kind::ForwardBishop | Kind::Sentry | Kind::Windmill => {
-                attack.by_minor |= att
-            }
-            _ => {}
-        }
-        if k != Kind::Pawn {
-            let mob = count(att & targets);
-            acc.add(MOBILITY + k.idx(), mob);
-            if mob < 3 && !matches!(k, Kind::King | Kind::Bearer) {
-                acc.add(LOW_MOBILITY + k.idx(), 3 - mob);
-            }
-        }
-        let a = att & king_zone;
-        if a != 0 {
-            attack.attackers += 1;
-            attack.units += attack_weight(k) * count(a);
-            acc.add(KING_ATTACK + k.idx(), count(a));
-        }
+        placement(pos, c, sq, k, &view, acc);
+        let att = piece_attacks(pos, c, sq, k, &view, acc, &mut attack);
+        tally(k, att, &view, acc, &mut attack);
     }
     // The sentries' victims are so far only in `by_minor`.
     attack.all |= attack.by_minor;
@@ -209,4 +124,145 @@ pub fn side<A: Acc>(pos: &Position, c: Color, acc: &mut A) -> Attack {
         acc.add(FROZEN_BEARER, count(bearers & pos.frozen()));
     }
     attack
+}
+
+/// Where a rook or a minor piece stands against the pawns: open files, a bishop's
+/// pawns on its colour, a minor behind a pawn, outposts.
+#[inline(always)]
+fn placement<A: Acc>(pos: &Position, c: Color, sq: Square, k: Kind, view: &View, acc: &mut A) {
+    let (own_pawns, their_pawns) = (view.own_pawns, view.their_pawns);
+    match k {
+        Kind::Rook => {
+            let file = FILE_A << file_of(sq);
+            if file & own_pawns == 0 {
+                acc.add(
+                    if file & their_pawns == 0 {
+                        ROOK_OPEN
+                    } else {
+                        ROOK_SEMI_OPEN
+                    },
+                    1,
+                );
+            }
+        }
+        Kind::Knight | Kind::Bishop => {
+            if k == Kind::Bishop {
+                let colour = if bb(sq) & DARK != 0 { DARK } else { !DARK };
+                acc.add(BISHOP_PAWNS, count(own_pawns & colour));
+            }
+            if front(c, sq).is_some_and(|f| own_pawns & bb(f) != 0) {
+                acc.add(MINOR_BEHIND_PAWN, 1);
+            }
+            let rel = pos.variant().relative_rank(c, sq) as i32;
+            let adj = adjacent_files(file_of(sq));
+            if (3..=5).contains(&rel)
+                && tables().pawn(c.flip().idx(), sq) & own_pawns != 0
+                && their_pawns & adj & ranks_ahead(c, sq) == 0
+            {
+                acc.add(OUTPOST, 1);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The squares the piece of kind `k` on `sq` attacks, with the terms its kind earns
+/// on the way (a lancer's jumps, a jailer's holds, a sentry's capture chances, a
+/// windmill's pivots).
+#[inline(always)]
+fn piece_attacks<A: Acc>(
+    pos: &Position,
+    c: Color,
+    sq: Square,
+    k: Kind,
+    view: &View,
+    acc: &mut A,
+    attack: &mut Attack,
+) -> Bitboard {
+    let v = pos.variant();
+    let t = tables();
+    let (occ, own, blk) = (view.occ, view.own, view.blk);
+    match k {
+        Kind::Knight => t.knight(sq),
+        Kind::Bishop => t.bishop(sq, blk),
+        Kind::Rook => t.rook(sq, blk),
+        Kind::Queen => t.queen(sq, blk),
+        Kind::ForwardBishop => t.bishop(sq, blk) | front(c, sq).map_or(0, bb),
+        Kind::Lancer => {
+            let f = pos.facing_at(sq) as usize;
+            let ray = t.ray_attack(f, sq, (occ & !own) | !v.mask);
+            let moves = ray & !own & v.mask;
+            acc.add(LANCER_JUMP, count(ray & own));
+            if moves == 0 {
+                // Facing the edge or a friendly wall: it must wait for nothing.
+                acc.add(LANCER_STUCK, 1);
+            }
+            moves
+        }
+        Kind::Jailer => {
+            // Holding power: every enemy unit it holds is worth a bonus beyond the
+            // value the held unit loses.
+            acc.add(JAILER_HOLD, count(t.orth_adjacent(sq) & view.enemy));
+            t.rook(sq, blk) & !occ
+        }
+        Kind::Sentry => {
+            let quiet = t.bishop(sq, blk) & !occ;
+            let mut chances = 0;
+            for d in DIAGONALS {
+                let victim = t.ray_attack(d, sq, occ | !v.mask) & view.enemy & v.mask;
+                if victim != 0 {
+                    let beyond = step(lsb(victim), d);
+                    if beyond.is_none_or(|b| !v.on_board(b) || occ & bb(b) == 0) {
+                        chances += 1;
+                        attack.by_minor |= victim;
+                    }
+                }
+            }
+            acc.add(SENTRY_CHANCE, chances);
+            quiet
+        }
+        Kind::Windmill => {
+            let pivots = t.king(sq) & pos.pieces_of(c, Kind::Bearer);
+            acc.add(WINDMILL_PIVOTS, count(pivots));
+            pos.windmill_reaches(sq, pos.pieces_of(c, Kind::Bearer), occ)
+        }
+        Kind::Pawn => t.pawn(c.idx(), sq),
+        Kind::Bearer if pos.frozen() & bb(sq) == 0 => t.king(sq) & v.mask,
+        _ => 0,
+    }
+}
+
+/// Adds the attacks `att` of a piece of kind `k` to the side's attack sets, its
+/// mobility, and its attack on the enemy king.
+#[inline(always)]
+fn tally<A: Acc>(k: Kind, att: Bitboard, view: &View, acc: &mut A, attack: &mut Attack) {
+    // A standard-bearer captures nothing but the king: its squares are not attacks
+    // on pieces (the king zone below still counts them).
+    if k != Kind::Bearer {
+        attack.all |= att;
+    }
+    if let Some(i) = CHECK_KINDS.iter().position(|&x| x == k) {
+        attack.checks[i] |= att & view.check_from[i] & view.mask;
+    }
+    match k {
+        Kind::Pawn => attack.by_pawn |= att,
+        Kind::Rook | Kind::Lancer => attack.by_rook |= att,
+        Kind::Knight | Kind::Bishop | Kind::ForwardBishop | Kind::Sentry | Kind::Windmill => {
+            attack.by_minor |= att
+        }
+        _ => {}
+    }
+    if k != Kind::Pawn {
+        let mob = count(att & view.targets);
+        acc.add(MOBILITY + k.idx(), mob);
+        if mob < 3 && !matches!(k, Kind::King | Kind::Bearer) {
+            acc.add(LOW_MOBILITY + k.idx(), 3 - mob);
+        }
+    }
+    let a = att & view.king_zone;
+    if a != 0 {
+        attack.attackers += 1;
+        attack.units += attack_weight(k) * count(a);
+        acc.add(KING_ATTACK + k.idx(), count(a));
+    }
 }

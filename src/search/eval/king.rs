@@ -6,8 +6,9 @@ use super::activity::Attack;
 use super::params::{
     DANGER_SIZE, DROP_CHECK, KING_DANGER, KING_OPEN_FILE, PAWN_STORM, SAFE_CHECK, SHELTER,
 };
-use super::{adjacent_files, count, ranks_ahead, Acc, FILE_A};
+use super::{count, Acc};
 use crate::rules::bitboard::*;
+use crate::rules::geometry::{adjacent_files, ranks_ahead, FILE_A};
 use crate::rules::variant::Goal;
 use crate::rules::{Color, Kind, Position};
 

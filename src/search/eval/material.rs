@@ -49,5 +49,5 @@ pub fn phase(pos: &Position) -> i32 {
             p += w * n;
         }
     }
-    (p.min(v.start_phase) * 256) / v.start_phase.max(1)
+    (p.min(v.start_phase()) * 256) / v.start_phase().max(1)
 }

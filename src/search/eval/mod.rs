@@ -312,39 +312,6 @@ pub fn trace(pos: &Position) -> ([i32; NPARAMS], i32, f64) {
     })
 }
 
-/// The squares of file a.
-pub(crate) const FILE_A: Bitboard = 0x0101_0101_0101_0101;
-
-/// King steps between two squares.
-#[inline(always)]
-pub(crate) fn distance(a: Square, b: Square) -> i32 {
-    (file_of(a) as i32 - file_of(b) as i32)
-        .abs()
-        .max((rank_of(a) as i32 - rank_of(b) as i32).abs())
-}
-
-/// The square in front of `sq` as side `c` looks (none beyond the edge of the grid).
-#[inline(always)]
-pub(crate) fn front(c: Color, sq: Square) -> Option<Square> {
-    step(sq, if c == Color::White { 0 } else { 4 })
-}
-
-/// The files next to file `f`.
-#[inline(always)]
-pub(crate) fn adjacent_files(f: u8) -> Bitboard {
-    (if f > 0 { FILE_A << (f - 1) } else { 0 }) | (if f < 7 { FILE_A << (f + 1) } else { 0 })
-}
-
-/// The ranks in front of `sq` as side `c` looks (none beyond the eighth).
-#[inline(always)]
-pub(crate) fn ranks_ahead(c: Color, sq: Square) -> Bitboard {
-    match c {
-        Color::White if rank_of(sq) >= 7 => 0,
-        Color::White => !0u64 << (8 * (rank_of(sq) as u32 + 1)),
-        Color::Black => (1u64 << (8 * rank_of(sq) as u32)) - 1,
-    }
-}
-
 /// +1 for White, −1 for Black: how a side's counts enter White's view.
 #[inline(always)]
 fn sign(c: Color) -> i32 {

@@ -5,8 +5,9 @@ use super::params::{
     BACKWARD, CONNECTED, DOUBLED, ISOLATED, KING_PAWN_DIST, PASSED, PASSED_BLOCKED, PASSED_FREE,
     PASSED_KING_OWN, PASSED_KING_THEIR,
 };
-use super::{adjacent_files, distance, front, ranks_ahead, Acc, FILE_A};
+use super::Acc;
 use crate::rules::bitboard::*;
+use crate::rules::geometry::{adjacent_files, distance, front, ranks_ahead, FILE_A};
 use crate::rules::{Color, Kind, Position};
 
 /// Pawn structure of side `c`.
