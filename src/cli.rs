@@ -45,6 +45,8 @@ pub enum Command {
     Openings(OpeningsArgs),
     /// List the engine's options (UCI `setoption`, XBoard `option`, `analyse --option`).
     Options,
+    /// List the search's parameters (the `SearchParams` option): name, default, range.
+    Params,
     /// Draw the position as an SVG picture (stdout, or a file with -o).
     Diagram(DiagramArgs),
     /// Self-play games written as labelled quiet positions, for `lancer train` and `lancer tune`.
@@ -569,6 +571,10 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
             print_options();
             Ok(())
         }
+        Some(Command::Params) => {
+            print_params();
+            Ok(())
+        }
         Some(Command::Bench(a)) => {
             let (nodes, nps) = crate::bench::run(&vs, a.depth)?;
             println!("{nodes} nodes");
@@ -850,6 +856,20 @@ fn print_options() {
             OptionKind::Button => "button".to_string(),
         };
         println!("{:<17} {kind}", o.name);
+    }
+}
+
+fn print_params() {
+    use crate::search::SearchParams;
+    for p in SearchParams::TABLE {
+        println!(
+            "{:<18} {:>5}  {:>5}..{:<5}  {}",
+            p.name,
+            p.default,
+            p.min,
+            p.max,
+            p.what.trim()
+        );
     }
 }
 
