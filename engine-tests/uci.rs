@@ -266,3 +266,47 @@ fn skill_levels_play_legal_moves_quickly() {
     s.send("quit");
     s.finish().unwrap();
 }
+
+/// The `SearchParams` option changes the search (the node count of a fixed-depth
+/// search), a parameter is an option of its own name too, and a bad list is an
+/// error line that keeps the values in use.
+#[test]
+fn search_params_change_the_search_and_bad_ones_are_refused() {
+    let mut s = Session::start(&["uci"]);
+    let best = Regex::new(r"^bestmove ").unwrap();
+    let nodes = Regex::new(r"^info depth 8 .* nodes (\d+) ").unwrap();
+    let err = Regex::new(r"^info string error").unwrap();
+    s.send("uci");
+    s.expect(&Regex::new("^uciok$").unwrap(), Duration::from_secs(10))
+        .unwrap();
+    let search = |s: &mut Session| -> u64 {
+        s.send("ucinewgame");
+        s.send("position startpos moves e2e4 e7e5 g1f3 b8c6");
+        s.send("go depth 8");
+        let line = s.expect(&nodes, Duration::from_secs(60)).unwrap();
+        s.expect(&best, Duration::from_secs(60)).unwrap();
+        nodes.captures(&line).unwrap()[1].parse().unwrap()
+    };
+    let default = search(&mut s);
+    s.send("setoption name SearchParams value lmr_base=150 rfp_margin=60");
+    let changed = search(&mut s);
+    assert_ne!(changed, default, "the parameters changed nothing");
+    for bad in [
+        "setoption name SearchParams value nosuch=1",
+        "setoption name SearchParams value lmr_base=100 rfp_margin=100000",
+        "setoption name SearchParams value lmr_base=x",
+        "setoption name lmr_base value 100000",
+    ] {
+        s.send(bad);
+        let line = s.expect(&err, Duration::from_secs(10)).unwrap();
+        assert!(line.contains("search parameter"), "{bad}: {line}");
+    }
+    assert_eq!(search(&mut s), changed, "a refused list changed the values");
+    s.send("setoption name SearchParams value default");
+    assert_eq!(search(&mut s), default);
+    s.send("setoption name LMR_base value 150");
+    s.send("setoption name rfp_margin value 60");
+    assert_eq!(search(&mut s), changed);
+    s.send("quit");
+    s.finish().unwrap();
+}

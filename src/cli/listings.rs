@@ -76,3 +76,18 @@ pub(super) fn print_options() {
         println!("{:<17} {kind}", o.name);
     }
 }
+
+/// `lancer params`: the search's parameters, one a line.
+pub(super) fn print_params() {
+    use crate::search::SearchParams;
+    for p in SearchParams::TABLE {
+        println!(
+            "{:<18} {:>5}  {:>5}..{:<5}  {}",
+            p.name,
+            p.default,
+            p.min,
+            p.max,
+            p.what.trim()
+        );
+    }
+}

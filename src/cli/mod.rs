@@ -30,7 +30,7 @@ use crate::rules::{Move, Position, Variants};
 use analyse::run_analyse;
 use clap::{Args, Parser, Subcommand};
 use diagram::run_diagram;
-use listings::{print_options, run_variants};
+use listings::{print_options, print_params, run_variants};
 use openings::run_openings;
 use perft::{run_bench, run_perft};
 use referee::{run_match, run_pgn_check};
@@ -70,6 +70,8 @@ pub enum Command {
     Openings(OpeningsArgs),
     /// List the engine's options (UCI `setoption`, XBoard `option`, `analyse --option`).
     Options,
+    /// List the search's parameters (the `SearchParams` option): name, default, range.
+    Params,
     /// Draw the position as an SVG picture (stdout, or a file with -o).
     Diagram(DiagramArgs),
     /// Self-play games written as labelled quiet positions, for `lancer train` and `lancer tune`.
@@ -238,6 +240,10 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
         Some(Command::Variants(a)) => Ok(run_variants(&vs, a)?),
         Some(Command::Options) => {
             print_options();
+            Ok(())
+        }
+        Some(Command::Params) => {
+            print_params();
             Ok(())
         }
         Some(Command::Bench(a)) => Ok(run_bench(&vs, a)?),

@@ -76,6 +76,8 @@ pub struct Engine {
     show_wdl: bool,
     /// Search features switched off (the `Ablation` option, for self-play measurements).
     disabled: u32,
+    /// The search's parameters (the `SearchParams` option).
+    pub(crate) params: crate::search::SearchParams,
     /// The evaluation the `EvalFile` option chose.
     pub(crate) eval: crate::search::EvalChoice,
     /// Bounds for generated input (see [`Sandbox`]); `None` normally.
@@ -138,6 +140,7 @@ impl Engine {
             elo: skill::MIN_ELO,
             show_wdl: false,
             disabled: 0,
+            params: Default::default(),
             eval: Default::default(),
             sandbox: None,
             stop_requested: Arc::new(AtomicBool::new(false)),
@@ -349,6 +352,7 @@ impl Engine {
         self.stop();
         limits.move_overhead = self.move_overhead;
         limits.disabled = self.disabled;
+        limits.params = self.params;
         limits.eval = self.eval.clone();
         limits.skill = self.skill();
         if limits.multipv == 0 {

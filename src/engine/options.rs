@@ -5,7 +5,7 @@
 //! appears everywhere.
 
 use super::{Engine, DEFAULT_HASH, MAX_HASH, MAX_THREADS};
-use crate::search::skill;
+use crate::search::{skill, SearchParams};
 
 /// An option's type, default and range.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -278,6 +278,14 @@ pub const OPTIONS: &[EngineOption] = &[
             Ok(())
         },
     },
+    // One option for the whole table, so that GUIs do not list forty spins; each
+    // parameter is also an option of its own name (unlisted), as SPSA tuners set them.
+    EngineOption {
+        name: "SearchParams",
+        kind: OptionKind::Text,
+        shown: Shown::Everywhere,
+        set: |e, v| e.params.apply(v.unwrap_or("")),
+    },
 ];
 
 /// The option of that name (any letter case).
@@ -288,11 +296,23 @@ pub fn find(name: &str) -> Option<&'static EngineOption> {
 }
 
 impl Engine {
-    /// Sets the option `name` (any letter case) from its text value.
+    /// Sets the option `name` (any letter case) from its text value; the name of a
+    /// search parameter sets that parameter.
     pub fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<(), String> {
-        find(name)
-            .ok_or_else(|| format!("unknown option '{}'", name.trim()))?
-            .set(self, value)
+        if let Some(o) = find(name) {
+            return o.set(self, value);
+        }
+        if SearchParams::info(name).is_some() {
+            let v =
+                value.ok_or_else(|| format!("search parameter '{}' needs a value", name.trim()))?;
+            return self.params.set(name, v);
+        }
+        Err(format!("unknown option '{}'", name.trim()))
+    }
+
+    /// The search's parameters as the options set them.
+    pub fn search_params(&self) -> &SearchParams {
+        &self.params
     }
 }
 

@@ -574,6 +574,46 @@ impl Position {
         p.do_move(m);
         p
     }
+
+    /// Whether `m` wins material: a capture that removes a piece. Capturing a
+    /// standard-bearer only displaces it, so it does not count (the search treats it
+    /// as a quiet move, and quiescence would otherwise chase endless displacements).
+    #[inline]
+    pub fn is_capture(&self, m: Move) -> bool {
+        match m.move_type() {
+            MoveType::EnPassant | MoveType::SentryCapture | MoveType::SentryEdge => true,
+            MoveType::Normal | MoveType::Promotion => {
+                !self.piece_at(m.to()).is_none() && !m.is_displacement()
+            }
+            _ => false,
+        }
+    }
+
+    /// The kind `m` removes from the board, if any (none for a displacement).
+    #[inline]
+    pub fn captured_kind(&self, m: Move) -> Option<Kind> {
+        match m.move_type() {
+            MoveType::EnPassant => Some(Kind::Pawn),
+            MoveType::SentryCapture
+            | MoveType::SentryEdge
+            | MoveType::Normal
+            | MoveType::Promotion => {
+                let p = self.piece_at(m.to());
+                (!p.is_none() && !m.is_displacement()).then(|| p.kind())
+            }
+            _ => None,
+        }
+    }
+
+    /// The piece `m` moves: a dropped piece, the pawn that promotes; none for the pass.
+    #[inline]
+    pub fn moved_piece(&self, m: Move) -> Piece {
+        match m.move_type() {
+            MoveType::Drop => Piece::new(m.kind().unwrap_or(Kind::Pawn), self.side),
+            MoveType::Pass => NO_PIECE,
+            _ => self.piece_at(m.from()),
+        }
+    }
 }
 
 #[cfg(test)]

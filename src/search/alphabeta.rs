@@ -1,33 +1,21 @@
 //! Alpha-beta: principal variation search with null move, reductions and pruning, and
-//! the quiescence search below it.
+//! the quiescence search below it. A node runs in steps: the draws and bounds that
+//! need no search, the table probe and the static evaluation, the pruning of the
+//! whole node (razoring, reverse futility, null move, ProbCut), then the move loop,
+//! where each move may be pruned, extended and searched with reductions.
 
-use super::history::{cont_block, moved_piece, NO_CONT};
+use super::history::Tried;
 use super::limits::Feature;
-use super::movepick::{is_capture, pick};
+use super::movepick::{MovePicker, Picked};
 use super::score::*;
 use super::see::see_ge;
-use super::tt::Bound;
+use super::tt::{Bound, TtHit};
 use super::worker::{Buf, Worker, BANK};
 use crate::rules::bitboard::*;
 use crate::rules::moves::*;
 use crate::rules::piece::*;
 use crate::rules::variant::Goal;
 use crate::rules::Position;
-
-struct Lmr([[u8; 64]; 64]);
-
-fn lmr_table() -> &'static Lmr {
-    static T: std::sync::OnceLock<Lmr> = std::sync::OnceLock::new();
-    T.get_or_init(|| {
-        let mut t = [[0u8; 64]; 64];
-        for (d, row) in t.iter_mut().enumerate().skip(1) {
-            for (m, r) in row.iter_mut().enumerate().skip(1) {
-                *r = (0.75 + (d as f64).ln() * (m as f64).ln() / 2.25) as u8;
-            }
-        }
-        Lmr(t)
-    })
-}
 
 /// Whether a table score `s` of this bound settles a node searched with the window
 /// (alpha, beta).
@@ -41,19 +29,46 @@ fn tt_cutoff(bound: Bound, s: i32, alpha: i32, beta: i32) -> bool {
     }
 }
 
+/// What a node of the main search knows once its table entry is read and its
+/// position evaluated: what its pruning and its move loop decide by.
+#[derive(Clone, Copy)]
+struct Node {
+    ply: usize,
+    depth: i32,
+    pv_node: bool,
+    /// Expected to fail high (a cut node).
+    cut: bool,
+    in_check: bool,
+    key: u64,
+    tt_hit: Option<TtHit>,
+    tt_move: Move,
+    /// The move a singular search leaves out (none otherwise).
+    excluded: Move,
+    /// The static evaluation before correction, as the table keeps it.
+    raw_eval: i32,
+    /// The corrected static evaluation (-INF in check).
+    eval: i32,
+    /// The evaluation is better than two plies before.
+    improving: bool,
+}
+
+/// What the move loop knows of one move before searching it.
+#[derive(Clone, Copy)]
+struct MoveFacts {
+    m: Move,
+    capture: bool,
+    quiet: bool,
+    gives_check: bool,
+}
+
 impl Worker<'_> {
     /// The bookkeeping of playing `m` from `pos` (to `child`) at `ply`: the key for
     /// repetitions, and the move the histories of the next plies are indexed by.
     /// The caller pops the key once the child is searched.
     #[inline]
     fn push_move(&mut self, pos: &Position, child: &Position, m: Move, ply: usize) {
-        self.keys.push(child.key());
-        self.cont_block[ply] = cont_block(moved_piece(pos, m), m.to());
-        self.prev[ply] = if m.move_type() == MoveType::Drop || m.is_pass() {
-            (NO_PIECE, 0)
-        } else {
-            (pos.piece_at(m.from()), m.to())
-        };
+        self.push_key(child.key());
+        self.heur.played(pos, m, ply);
     }
 
     /// Counts a node and answers what needs no search: a stop, a king already lost,
@@ -124,7 +139,7 @@ impl Worker<'_> {
         let slot = ply.min(BANK - 1);
         let mut buf = self.take_buf(slot);
         let r = self.qsearch_inner(&mut buf, pos, alpha, beta, ply, qd);
-        self.bufs[slot] = Some(buf);
+        self.put_buf(slot, buf);
         r
     }
 
@@ -147,7 +162,7 @@ impl Worker<'_> {
         let in_check = v.goal == Goal::Checkmate && pos.in_check();
         let pv_node = beta - alpha > 1;
         let key = pos.key();
-        let tt_hit = self.shared.tt.probe(key);
+        let tt_hit = self.tt().probe(key);
         if let Some(h) = tt_hit {
             let s = from_tt(h.score, ply);
             if !pv_node && self.on(Feature::TtCutoff) && tt_cutoff(h.bound, s, alpha, beta) {
@@ -166,8 +181,7 @@ impl Worker<'_> {
             let stand = self.corrected(pos, raw);
             if stand >= beta {
                 if tt_hit.is_none() {
-                    self.shared
-                        .tt
+                    self.tt()
                         .store(key, Move::NONE, to_tt(stand, ply), raw, 0, Bound::Lower);
                 }
                 return stand;
@@ -187,7 +201,7 @@ impl Worker<'_> {
             pos.legal_captures(list);
             let first = v.promotions.first().copied();
             list.retain(|m| {
-                is_capture(pos, m) || (m.move_type() == MoveType::Promotion && m.kind() == first)
+                pos.is_capture(m) || (m.move_type() == MoveType::Promotion && m.kind() == first)
             });
             if v.drops && qd == 0 && self.on(Feature::QsearchDrops) {
                 self.add_checking_drops(pos, list);
@@ -195,11 +209,10 @@ impl Worker<'_> {
         }
         let scores = &mut buf.scores;
         let tt_move = tt_hit.map_or(Move::NONE, |h| h.mv);
-        self.order(pos, list, scores, tt_move, ply.min(MAX_PLY), false);
-        let n = list.len();
-        let moves = list.as_mut_slice();
-        for i in 0..n {
-            let m = pick(moves, scores, i);
+        let disabled = self.limits().disabled;
+        MovePicker::new(&self.heur, ply.min(MAX_PLY), tt_move, false, disabled)
+            .score(pos, list, scores);
+        for m in Picked::new(list.as_mut_slice(), scores) {
             // Captures that lose material cannot raise a quiet position's score.
             if !in_check
                 && m.move_type() != MoveType::Drop
@@ -211,7 +224,7 @@ impl Worker<'_> {
             }
             let child = pos.after(m);
             let score = -self.qsearch(&child, -beta, -alpha, ply + 1, qd + 1);
-            if self.stopped {
+            if self.stopped() {
                 return 0;
             }
             if score > best {
@@ -232,8 +245,7 @@ impl Worker<'_> {
         } else {
             Bound::Upper
         };
-        self.shared
-            .tt
+        self.tt()
             .store(key, best_move, to_tt(best, ply), raw, 0, bound);
         best
     }
@@ -249,59 +261,71 @@ impl Worker<'_> {
         cut: bool,
         null_ok: bool,
     ) -> i32 {
-        self.pv_len[ply] = 0;
+        self.pv.clear(ply);
         if depth <= 0 {
             return self.qsearch(pos, alpha, beta, ply, 0);
         }
-        let slot = ply.min(BANK - 1) + BANK * (self.excluded[ply] != Move::NONE) as usize;
+        let slot = ply.min(BANK - 1) + BANK * (self.stack[ply].excluded != Move::NONE) as usize;
         let mut buf = self.take_buf(slot);
         let r = self.search_inner(&mut buf, pos, alpha, beta, depth, ply, cut, null_ok);
-        self.bufs[slot] = Some(buf);
+        self.put_buf(slot, buf);
         r
     }
 
-    #[allow(clippy::too_many_arguments)]
-    fn search_inner(
+    /// What a node below the root settles without a search: a repetition or the
+    /// move-count rule's draw, the ply limit; and the window narrowed to the mate
+    /// scores still possible (an empty window returns alpha).
+    fn settled(
         &mut self,
-        buf: &mut Buf,
         pos: &Position,
-        mut alpha: i32,
-        mut beta: i32,
+        ply: usize,
+        in_check: bool,
+        alpha: &mut i32,
+        beta: &mut i32,
+    ) -> Option<i32> {
+        if ply == 0 {
+            return None;
+        }
+        let v = pos.variant();
+        if self.is_repetition(pos) {
+            return Some(0);
+        }
+        if v.n_move_rule > 0
+            && pos.halfmove() >= v.n_move_rule
+            && (!in_check || pos.legal_move_count() > 0)
+        {
+            return Some(0);
+        }
+        if ply >= MAX_PLY {
+            return Some(self.static_eval(pos, ply));
+        }
+        if self.on(Feature::MateDistance) {
+            *alpha = (*alpha).max(-MATE + ply as i32);
+            *beta = (*beta).min(MATE - ply as i32 - 1);
+            if *alpha >= *beta {
+                return Some(*alpha);
+            }
+        }
+        None
+    }
+
+    /// Reads the table and evaluates the position: the node's facts, or the table's
+    /// score when it settles the node.
+    #[allow(clippy::too_many_arguments)]
+    fn probe(
+        &mut self,
+        pos: &Position,
+        alpha: i32,
+        beta: i32,
         depth: i32,
         ply: usize,
         cut: bool,
-        null_ok: bool,
-    ) -> i32 {
+        in_check: bool,
+    ) -> Result<Node, i32> {
         let pv_node = beta - alpha > 1;
-        if let Some(score) = self.enter(pos, ply) {
-            return score;
-        }
-        let v = pos.variant();
-        let in_check = v.goal == Goal::Checkmate && pos.in_check();
-        if ply > 0 {
-            if self.is_repetition(pos) {
-                return 0;
-            }
-            if v.n_move_rule > 0
-                && pos.halfmove() >= v.n_move_rule
-                && (!in_check || pos.legal_move_count() > 0)
-            {
-                return 0;
-            }
-            if ply >= MAX_PLY {
-                return self.static_eval(pos, ply);
-            }
-            if self.on(Feature::MateDistance) {
-                alpha = alpha.max(-MATE + ply as i32);
-                beta = beta.min(MATE - ply as i32 - 1);
-                if alpha >= beta {
-                    return alpha;
-                }
-            }
-        }
         let key = pos.key();
-        let excluded = self.excluded[ply];
-        let tt_hit = self.shared.tt.probe(key);
+        let excluded = self.stack[ply].excluded;
+        let tt_hit = self.tt().probe(key);
         let mut tt_move = Move::NONE;
         if let Some(h) = tt_hit {
             tt_move = h.mv;
@@ -313,7 +337,7 @@ impl Worker<'_> {
                 && h.depth >= depth
                 && tt_cutoff(h.bound, s, alpha, beta)
             {
-                return s;
+                return Err(s);
             }
         }
         let raw_eval = if in_check {
@@ -328,344 +352,453 @@ impl Worker<'_> {
         } else {
             self.corrected(pos, raw_eval)
         };
-        self.eval_stack[ply] = eval;
-        let improving = !in_check && ply >= 2 && eval > self.eval_stack[ply - 2];
-        if !pv_node && !in_check && ply > 0 && excluded == Move::NONE {
-            // Razoring: far below alpha at low depth, only a capture can save the
-            // position, and quiescence says whether one does. (It borrows the second
-            // buffer bank: this node holds the first.)
-            if self.on(Feature::Pruning)
-                && self.on(Feature::Razoring)
-                && depth <= 3
-                && alpha.abs() < MATE_BOUND
-                && eval + 250 + 200 * depth * depth < alpha
-            {
-                let mut b = self.take_buf(ply.min(BANK - 1) + BANK);
-                let v = self.qsearch_inner(&mut b, pos, alpha - 1, alpha, ply, 0);
-                self.bufs[ply.min(BANK - 1) + BANK] = Some(b);
-                if self.stopped {
-                    return 0;
-                }
-                if v < alpha && v.abs() < MATE_BOUND {
-                    return v;
-                }
-            }
-            // Reverse futility: far above beta at low depth.
-            if self.on(Feature::Pruning)
-                && self.on(Feature::Rfp)
-                && depth <= 7
-                && eval - 80 * depth + 30 * improving as i32 >= beta
-                && beta.abs() < MATE_BOUND
-            {
-                return eval;
-            }
-            if null_ok
-                && self.on(Feature::NullMove)
-                && depth >= 3
-                && eval >= beta
-                && beta.abs() < MATE_BOUND
-                && self.null_allowed(pos)
-            {
-                let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
-                let child = pos.after(Move::PASS);
-                self.keys.push(child.key());
-                self.prev[ply] = (NO_PIECE, 0);
-                self.cont_block[ply] = NO_CONT;
-                let s = -self.search(&child, -beta, -beta + 1, depth - r, ply + 1, !cut, false);
-                self.keys.pop();
-                if self.stopped {
-                    return 0;
-                }
-                if s >= beta {
-                    return if s >= MATE_BOUND { beta } else { s };
-                }
-            }
+        self.stack[ply].eval = eval;
+        let improving = !in_check && ply >= 2 && eval > self.stack[ply - 2].eval;
+        Ok(Node {
+            ply,
+            depth,
+            pv_node,
+            cut,
+            in_check,
+            key,
+            tt_hit,
+            tt_move,
+            excluded,
+            raw_eval,
+            eval,
+            improving,
+        })
+    }
+
+    /// Razoring, reverse futility and the null move: a score that ends the node before
+    /// its moves are tried.
+    fn prune_node(
+        &mut self,
+        pos: &Position,
+        n: &Node,
+        alpha: i32,
+        beta: i32,
+        null_ok: bool,
+    ) -> Option<i32> {
+        if n.pv_node || n.in_check || n.ply == 0 || n.excluded != Move::NONE {
+            return None;
         }
-        // ProbCut: a capture that beats beta by a margin in a shallow search will
-        // beat beta in the full one.
-        let pc_beta = beta + 200 - 50 * improving as i32;
-        if !pv_node
-            && !in_check
-            && ply > 0
-            && excluded == Move::NONE
-            && depth >= 5
-            && beta.abs() < MATE_BOUND
-            && self.on(Feature::Pruning)
-            && self.on(Feature::ProbCut)
-            && !tt_hit.is_some_and(|h| h.depth >= depth - 3 && from_tt(h.score, ply) < pc_beta)
+        let (ply, depth, eval) = (n.ply, n.depth, n.eval);
+        let p = self.params;
+        // Razoring: far below alpha at low depth, only a capture can save the
+        // position, and quiescence says whether one does. (It borrows the second
+        // buffer bank: this node holds the first.)
+        if self.on(Feature::Pruning)
+            && self.on(Feature::Razoring)
+            && depth <= p.razor_depth
+            && alpha.abs() < MATE_BOUND
+            && eval + p.razor_base + p.razor_depth2 * depth * depth < alpha
         {
-            let list = &mut buf.list;
-            pos.legal_captures(list);
-            for i in 0..list.len() {
-                let m = list.as_slice()[i];
-                if !is_capture(pos, m) || !see_ge(pos, m, pc_beta - eval) {
-                    continue;
-                }
-                let child = pos.after(m);
-                self.push_move(pos, &child, m, ply);
-                let mut s = -self.qsearch(&child, -pc_beta, -pc_beta + 1, ply + 1, 0);
-                if s >= pc_beta {
-                    s = -self.search(
-                        &child,
-                        -pc_beta,
-                        -pc_beta + 1,
-                        depth - 4,
-                        ply + 1,
-                        !cut,
-                        true,
-                    );
-                }
-                self.keys.pop();
-                if self.stopped {
-                    return 0;
-                }
-                if s >= pc_beta {
-                    self.shared
-                        .tt
-                        .store(key, m, to_tt(s, ply), raw_eval, depth - 3, Bound::Lower);
-                    return s;
-                }
+            let slot = ply.min(BANK - 1) + BANK;
+            let mut b = self.take_buf(slot);
+            let v = self.qsearch_inner(&mut b, pos, alpha - 1, alpha, ply, 0);
+            self.put_buf(slot, b);
+            if self.stopped() {
+                return Some(0);
+            }
+            if v < alpha && v.abs() < MATE_BOUND {
+                return Some(v);
             }
         }
-        // Internal iterative reduction: no table move to guide a deep search.
-        let depth =
-            if tt_move == Move::NONE && depth >= 6 && (pv_node || cut) && self.on(Feature::Iir) {
-                depth - 1
-            } else {
-                depth
-            };
+        // Reverse futility: far above beta at low depth.
+        if self.on(Feature::Pruning)
+            && self.on(Feature::Rfp)
+            && depth <= p.rfp_depth
+            && eval - p.rfp_margin * depth + p.rfp_improving * n.improving as i32 >= beta
+            && beta.abs() < MATE_BOUND
+        {
+            return Some(eval);
+        }
+        if null_ok
+            && self.on(Feature::NullMove)
+            && depth >= p.nmp_depth
+            && eval >= beta
+            && beta.abs() < MATE_BOUND
+            && self.null_allowed(pos)
+        {
+            let r = p.nmp_base
+                + depth / p.nmp_depth_div
+                + ((eval - beta) / p.nmp_eval_div).min(p.nmp_eval_max);
+            let child = pos.after(Move::PASS);
+            self.push_key(child.key());
+            self.heur.played_null(ply);
+            let s = -self.search(&child, -beta, -beta + 1, depth - r, ply + 1, !n.cut, false);
+            self.pop_key();
+            if self.stopped() {
+                return Some(0);
+            }
+            if s >= beta {
+                return Some(if s >= MATE_BOUND { beta } else { s });
+            }
+        }
+        None
+    }
+
+    /// ProbCut: a capture that beats beta by a margin in a shallow search will beat
+    /// beta in the full one.
+    fn probcut(&mut self, buf: &mut Buf, pos: &Position, n: &Node, beta: i32) -> Option<i32> {
+        let p = self.params;
+        let (ply, depth) = (n.ply, n.depth);
+        let pc_beta = beta + p.probcut_margin - p.probcut_improving * n.improving as i32;
+        let shallower = depth - (p.probcut_reduction - 1);
+        if n.pv_node
+            || n.in_check
+            || ply == 0
+            || n.excluded != Move::NONE
+            || depth < p.probcut_depth
+            || beta.abs() >= MATE_BOUND
+            || !self.on(Feature::Pruning)
+            || !self.on(Feature::ProbCut)
+            || n.tt_hit
+                .is_some_and(|h| h.depth >= shallower && from_tt(h.score, ply) < pc_beta)
+        {
+            return None;
+        }
         let list = &mut buf.list;
+        pos.legal_captures(list);
+        for i in 0..list.len() {
+            let m = list.as_slice()[i];
+            if !pos.is_capture(m) || !see_ge(pos, m, pc_beta - n.eval) {
+                continue;
+            }
+            let child = pos.after(m);
+            self.push_move(pos, &child, m, ply);
+            let mut s = -self.qsearch(&child, -pc_beta, -pc_beta + 1, ply + 1, 0);
+            if s >= pc_beta {
+                s = -self.search(
+                    &child,
+                    -pc_beta,
+                    -pc_beta + 1,
+                    depth - p.probcut_reduction,
+                    ply + 1,
+                    !n.cut,
+                    true,
+                );
+            }
+            self.pop_key();
+            if self.stopped() {
+                return Some(0);
+            }
+            if s >= pc_beta {
+                self.tt()
+                    .store(n.key, m, to_tt(s, ply), n.raw_eval, shallower, Bound::Lower);
+                return Some(s);
+            }
+        }
+        None
+    }
+
+    /// Whether the move loop skips `f` unsearched: late-move, history and futility
+    /// pruning of quiet moves, and SEE pruning. A checking move may mate, so it is
+    /// never pruned as a quiet move, and a checking drop never at all.
+    fn prune_move(
+        &self,
+        pos: &Position,
+        n: &Node,
+        f: &MoveFacts,
+        alpha: i32,
+        searched: usize,
+        quiets_tried: usize,
+    ) -> bool {
+        let (ply, depth, m) = (n.ply, n.depth, f.m);
+        let p = &self.params;
+        if ply == 0 || n.in_check || !self.on(Feature::Pruning) {
+            return false;
+        }
+        if f.quiet && !f.gives_check && searched > 0 {
+            if depth <= p.lmp_depth
+                && quiets_tried as i32 > p.lmp_base + depth * depth / (2 - n.improving as i32)
+                && self.on(Feature::Lmp)
+            {
+                return true;
+            }
+            let hist = self.heur.quiet_score(pos, m, ply);
+            // A move whose history says it rarely works is not tried near the leaves.
+            if depth <= p.hist_prune_depth
+                && hist < -p.hist_prune_margin * depth
+                && self.on(Feature::HistoryPruning)
+            {
+                return true;
+            }
+            let lmr_depth =
+                (depth - 1 - self.lmr(depth, searched) + hist / p.prune_hist_div).max(0);
+            if lmr_depth <= p.futility_depth
+                && n.eval + p.futility_base + p.futility_margin * lmr_depth <= alpha
+                && self.on(Feature::Futility)
+            {
+                return true;
+            }
+        }
+        // SEE pruning: at low depth a move that loses too much material on its
+        // square is not searched. A drop that checks may start a mating attack.
+        if !self.on(Feature::SeePruning) || (f.gives_check && m.move_type() == MoveType::Drop) {
+            return false;
+        }
+        if f.capture || f.gives_check || !f.quiet {
+            depth <= p.see_noisy_depth && !see_ge(pos, m, -p.see_noisy_margin * depth)
+        } else {
+            let lmr_depth = (depth - 1 - self.lmr(depth, searched)).max(0);
+            lmr_depth <= p.see_quiet_depth
+                && !see_ge(pos, m, -p.see_quiet_margin * lmr_depth * lmr_depth)
+        }
+    }
+
+    /// The extension of `f` (-1, 0 or 1), or `Err` with the node's score when a
+    /// singular search shows that several moves beat beta (multi-cut) or the search
+    /// stopped.
+    ///
+    /// Only a check that does not lose material is extended. Singular extension: when
+    /// every other move fails well below the table's score, the table move is the
+    /// only good one and is searched deeper; when the table move alone is expected to
+    /// beat beta, it is searched less deep.
+    fn extension(
+        &mut self,
+        pos: &Position,
+        n: &Node,
+        f: &MoveFacts,
+        beta: i32,
+    ) -> Result<i32, i32> {
+        let (ply, depth, m) = (n.ply, n.depth, f.m);
+        let p = self.params;
+        let mut ext = (f.gives_check
+            && ply < 2 * depth as usize + 8
+            && self.on(Feature::CheckExtension)
+            && see_ge(pos, m, 0)) as i32;
+        if let Some(h) = n.tt_hit.filter(|h| {
+            ply > 0
+                && m == n.tt_move
+                && n.excluded == Move::NONE
+                && depth >= p.singular_depth
+                && self.on(Feature::Singular)
+                && h.depth >= depth - p.singular_tt_depth
+                && matches!(h.bound, Bound::Lower | Bound::Exact)
+                && from_tt(h.score, ply).abs() < MATE_BOUND
+                && ply < 2 * depth as usize + 8
+        }) {
+            let tt_score = from_tt(h.score, ply);
+            let sbeta = tt_score - p.singular_margin * depth;
+            self.stack[ply].excluded = m;
+            let s = self.search(pos, sbeta - 1, sbeta, (depth - 1) / 2, ply, n.cut, false);
+            self.stack[ply].excluded = Move::NONE;
+            self.pv.clear(ply);
+            if self.stopped() {
+                return Err(0);
+            }
+            if s < sbeta {
+                ext = 1;
+            } else if sbeta >= beta {
+                return Err(sbeta);
+            } else if tt_score >= beta {
+                ext = -1;
+            }
+        }
+        Ok(ext)
+    }
+
+    /// Searches `child`, reached by `f`, at `new_depth`: the first move with the full
+    /// window, later ones with a null window and a late-move reduction, searched again
+    /// in full when they beat alpha.
+    #[allow(clippy::too_many_arguments)]
+    fn search_move(
+        &mut self,
+        child: &Position,
+        pos: &Position,
+        n: &Node,
+        f: &MoveFacts,
+        (alpha, beta): (i32, i32),
+        new_depth: i32,
+        searched: usize,
+    ) -> i32 {
+        let (ply, depth, m) = (n.ply, n.depth, f.m);
+        if searched == 0 {
+            return -self.search(
+                child,
+                -beta,
+                -alpha,
+                new_depth,
+                ply + 1,
+                !n.pv_node && !n.cut,
+                true,
+            );
+        }
+        let p = &self.params;
+        let mut r = 0;
+        if depth >= p.lmr_depth
+            && searched >= p.lmr_moves as usize
+            && f.quiet
+            && !n.in_check
+            && !f.gives_check
+            && self.on(Feature::Lmr)
+        {
+            let killers = self.heur.killers(ply);
+            r = self.lmr(depth, searched);
+            r -= n.pv_node as i32;
+            r += (!n.pv_node && n.cut) as i32;
+            r += !n.improving as i32;
+            r -= (m == killers[0] || m == killers[1]) as i32;
+            r -= self.heur.quiet_score(pos, m, ply) / p.lmr_hist_div;
+            r = r.clamp(0, new_depth - 1);
+        }
+        let mut score = -self.search(
+            child,
+            -alpha - 1,
+            -alpha,
+            new_depth - r,
+            ply + 1,
+            true,
+            true,
+        );
+        if score > alpha && r > 0 {
+            score = -self.search(child, -alpha - 1, -alpha, new_depth, ply + 1, !n.cut, true);
+        }
+        if score > alpha && score < beta {
+            score = -self.search(child, -beta, -alpha, new_depth, ply + 1, false, true);
+        }
+        score
+    }
+
+    /// Generates the node's moves into `list` (at the root: those `searchmoves`
+    /// allows and MultiPV has not yet reported); `Err` with the score of a node
+    /// without moves.
+    fn generate(&self, pos: &Position, list: &mut MoveList, n: &Node) -> Result<(), i32> {
         pos.legal_moves(list);
         if list.is_empty() {
-            return if in_check { -MATE + ply as i32 } else { 0 };
+            return Err(if n.in_check { -MATE + n.ply as i32 } else { 0 });
         }
-        if ply == 0 {
-            if !self.limits.searchmoves.is_empty() {
-                let sm = &self.limits.searchmoves;
+        if n.ply == 0 {
+            let sm = &self.limits().searchmoves;
+            if !sm.is_empty() {
                 list.retain(|m| sm.contains(&m));
             }
-            if !self.root_excluded.is_empty() {
-                let ex = &self.root_excluded;
+            let ex = &self.root.excluded;
+            if !ex.is_empty() {
                 list.retain(|m| !ex.contains(&m));
             }
             if list.is_empty() {
-                return -INF;
+                return Err(-INF);
             }
         }
+        Ok(())
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn search_inner(
+        &mut self,
+        buf: &mut Buf,
+        pos: &Position,
+        mut alpha: i32,
+        mut beta: i32,
+        depth: i32,
+        ply: usize,
+        cut: bool,
+        null_ok: bool,
+    ) -> i32 {
+        if let Some(score) = self.enter(pos, ply) {
+            return score;
+        }
+        let v = pos.variant();
+        let in_check = v.goal == Goal::Checkmate && pos.in_check();
+        if let Some(score) = self.settled(pos, ply, in_check, &mut alpha, &mut beta) {
+            return score;
+        }
+        let mut n = match self.probe(pos, alpha, beta, depth, ply, cut, in_check) {
+            Ok(n) => n,
+            Err(score) => return score,
+        };
+        if let Some(score) = self.prune_node(pos, &n, alpha, beta, null_ok) {
+            return score;
+        }
+        if let Some(score) = self.probcut(buf, pos, &n, beta) {
+            return score;
+        }
+        // Internal iterative reduction: no table move to guide a deep search.
+        if n.tt_move == Move::NONE
+            && depth >= self.params.iir_depth
+            && (n.pv_node || cut)
+            && self.on(Feature::Iir)
+        {
+            n.depth -= 1;
+        }
+        let depth = n.depth;
+        let list = &mut buf.list;
+        if let Err(score) = self.generate(pos, list, &n) {
+            return score;
+        }
         let scores = &mut buf.scores;
-        self.order(pos, list, scores, tt_move, ply, true);
-        let n = list.len();
+        let disabled = self.limits().disabled;
+        MovePicker::new(&self.heur, ply, n.tt_move, true, disabled).score(pos, list, scores);
         let mut best = -INF;
         let mut best_move = Move::NONE;
         let orig_alpha = alpha;
-        let mut tried_quiets: [Move; 64] = [Move::NONE; 64];
-        let mut tried_captures: [Move; 32] = [Move::NONE; 32];
-        let mut nc = 0;
-        let mut nq = 0;
+        let mut tried = Tried::new();
         let mut searched = 0;
-        let lmr = lmr_table();
-        let moves = list.as_mut_slice();
-        for i in 0..n {
-            let m = pick(moves, scores, i);
-            if m == excluded {
+        for m in Picked::new(list.as_mut_slice(), scores) {
+            if m == n.excluded {
                 continue;
             }
-            let capture = is_capture(pos, m);
-            let quiet = !capture && m.move_type() != MoveType::Promotion;
+            let capture = pos.is_capture(m);
             let child = pos.after(m);
-            let gives_check = match v.goal {
-                Goal::Checkmate => child.in_check(),
-                Goal::KingCapture => child
-                    .king_sq(child.side())
-                    .is_some_and(|_| child.king_attacked(child.side())),
+            let f = MoveFacts {
+                m,
+                capture,
+                quiet: !capture && m.move_type() != MoveType::Promotion,
+                gives_check: match v.goal {
+                    Goal::Checkmate => child.in_check(),
+                    Goal::KingCapture => child
+                        .king_sq(child.side())
+                        .is_some_and(|_| child.king_attacked(child.side())),
+                },
             };
-            // Late-move and futility pruning of quiet moves; a checking move may mate, so
-            // it is always searched.
-            if ply > 0
-                && quiet
-                && !in_check
-                && !gives_check
-                && best > -MATE_BOUND
-                && searched > 0
-                && self.on(Feature::Pruning)
+            if best > -MATE_BOUND
+                && self.prune_move(pos, &n, &f, alpha, searched, tried.quiet_count())
             {
-                if depth <= 6
-                    && nq as i32 > 3 + depth * depth / (2 - improving as i32)
-                    && self.on(Feature::Lmp)
-                {
-                    continue;
-                }
-                let hist = self.quiet_score(pos, m, ply);
-                // A move whose history says it rarely works is not tried near the leaves.
-                if depth <= 4 && hist < -2500 * depth && self.on(Feature::HistoryPruning) {
-                    continue;
-                }
-                let lmr_depth =
-                    (depth - 1 - lmr.0[(depth as usize).min(63)][searched.min(63)] as i32
-                        + hist / 8192)
-                        .max(0);
-                if lmr_depth <= 6
-                    && eval + 100 + 90 * lmr_depth <= alpha
-                    && self.on(Feature::Futility)
-                {
-                    continue;
-                }
+                continue;
             }
-            // SEE pruning: at low depth a move that loses too much material on its
-            // square is not searched. A drop that checks may start a mating attack.
-            if ply > 0
-                && !in_check
-                && best > -MATE_BOUND
-                && self.on(Feature::Pruning)
-                && self.on(Feature::SeePruning)
-                && !(gives_check && m.move_type() == MoveType::Drop)
-            {
-                if capture || gives_check || !quiet {
-                    if depth <= 8 && !see_ge(pos, m, -120 * depth) {
-                        continue;
-                    }
-                } else {
-                    let lmr_depth =
-                        (depth - 1 - lmr.0[(depth as usize).min(63)][searched.min(63)] as i32)
-                            .max(0);
-                    if lmr_depth <= 8 && !see_ge(pos, m, -30 * lmr_depth * lmr_depth) {
-                        continue;
-                    }
-                }
-            }
-            // Only a check that does not lose material is extended.
-            let mut ext = (gives_check
-                && ply < 2 * depth as usize + 8
-                && self.on(Feature::CheckExtension)
-                && see_ge(pos, m, 0)) as i32;
-            // Singular extension: when every other move fails well below the table's
-            // score, the table move is the only good one and is searched deeper. When
-            // even without it the position beats beta, several moves refute it
-            // (multi-cut); when the table move alone is expected to beat beta, it is
-            // searched less deep.
-            if let Some(h) = tt_hit.filter(|h| {
-                ply > 0
-                    && m == tt_move
-                    && excluded == Move::NONE
-                    && depth >= 8
-                    && self.on(Feature::Singular)
-                    && h.depth >= depth - 3
-                    && matches!(h.bound, Bound::Lower | Bound::Exact)
-                    && from_tt(h.score, ply).abs() < MATE_BOUND
-                    && ply < 2 * depth as usize + 8
-            }) {
-                let tt_score = from_tt(h.score, ply);
-                let sbeta = tt_score - 2 * depth;
-                self.excluded[ply] = m;
-                let s = self.search(pos, sbeta - 1, sbeta, (depth - 1) / 2, ply, cut, false);
-                self.excluded[ply] = Move::NONE;
-                self.pv_len[ply] = 0;
-                if self.stopped {
-                    return 0;
-                }
-                if s < sbeta {
-                    ext = 1;
-                } else if sbeta >= beta {
-                    return sbeta;
-                } else if tt_score >= beta {
-                    ext = -1;
-                }
-            }
+            let ext = match self.extension(pos, &n, &f, beta) {
+                Ok(ext) => ext,
+                Err(score) => return score,
+            };
             if ply == 0 {
                 self.report_root_move(m, searched + 1);
             }
-            let new_depth = depth - 1 + ext;
             self.push_move(pos, &child, m, ply);
             let nodes_before = self.nodes;
-            let mut score;
-            if searched == 0 {
-                score = -self.search(
-                    &child,
-                    -beta,
-                    -alpha,
-                    new_depth,
-                    ply + 1,
-                    !pv_node && !cut,
-                    true,
-                );
-            } else {
-                let mut r = 0;
-                if depth >= 3
-                    && searched >= 2
-                    && quiet
-                    && !in_check
-                    && !gives_check
-                    && self.on(Feature::Lmr)
-                {
-                    r = lmr.0[(depth as usize).min(63)][searched.min(63)] as i32;
-                    r -= pv_node as i32;
-                    r += (!pv_node && cut) as i32;
-                    r += !improving as i32;
-                    r -= (m == self.killers[ply][0] || m == self.killers[ply][1]) as i32;
-                    r -= self.quiet_score(pos, m, ply) / 12000;
-                    r = r.clamp(0, new_depth - 1);
-                }
-                score = -self.search(
-                    &child,
-                    -alpha - 1,
-                    -alpha,
-                    new_depth - r,
-                    ply + 1,
-                    true,
-                    true,
-                );
-                if score > alpha && r > 0 {
-                    score =
-                        -self.search(&child, -alpha - 1, -alpha, new_depth, ply + 1, !cut, true);
-                }
-                if score > alpha && score < beta {
-                    score = -self.search(&child, -beta, -alpha, new_depth, ply + 1, false, true);
-                }
-            }
-            self.keys.pop();
-            if self.stopped {
+            let score = self.search_move(
+                &child,
+                pos,
+                &n,
+                &f,
+                (alpha, beta),
+                depth - 1 + ext,
+                searched,
+            );
+            self.pop_key();
+            if self.stopped() {
                 return 0;
             }
             if ply == 0 {
-                let spent = self.nodes - nodes_before;
-                match self.root_nodes.iter_mut().find(|e| e.0 == m) {
-                    Some(e) => e.1 += spent,
-                    None => self.root_nodes.push((m, spent)),
-                }
+                self.root.add_nodes(m, self.nodes - nodes_before);
             }
             searched += 1;
-            if quiet && nq < tried_quiets.len() {
-                tried_quiets[nq] = m;
-                nq += 1;
-            } else if capture && nc < tried_captures.len() {
-                tried_captures[nc] = m;
-                nc += 1;
-            }
+            tried.add(m, f.quiet, capture);
             if score > best {
                 best = score;
                 if score > alpha {
                     if ply == 0 && searched > 1 {
-                        self.best_changes += 1.0;
+                        self.root.best_changes += 1.0;
                     }
                     best_move = m;
                     alpha = score;
-                    self.pv[ply][0] = m;
-                    let cl = self.pv_len[ply + 1];
-                    for k in 0..cl {
-                        self.pv[ply][k + 1] = self.pv[ply + 1][k];
-                    }
-                    self.pv_len[ply] = cl + 1;
+                    self.pv.update(ply, m);
                     if score >= beta {
-                        if quiet || capture {
-                            self.update_stats(
-                                pos,
-                                m,
-                                quiet,
-                                ply,
-                                depth,
-                                &tried_quiets[..nq],
-                                &tried_captures[..nc],
-                            );
+                        if f.quiet || capture {
+                            let bonus = self.stat_bonus(depth);
+                            self.heur.update_stats(pos, m, f.quiet, ply, bonus, &tried);
                         }
                         break;
                     }
@@ -676,6 +809,24 @@ impl Worker<'_> {
             // Every move was pruned (cannot happen at the first move) — keep alpha.
             return alpha;
         }
+        self.store(pos, &n, best, best_move, orig_alpha, beta);
+        best
+    }
+
+    /// Stores a searched node's result in the table and corrects the static evaluation
+    /// by it (not for a singular search, nor for a root that MultiPV restricted).
+    fn store(
+        &mut self,
+        pos: &Position,
+        n: &Node,
+        best: i32,
+        best_move: Move,
+        orig_alpha: i32,
+        beta: i32,
+    ) {
+        if n.excluded != Move::NONE || (n.ply == 0 && !self.root.excluded.is_empty()) {
+            return;
+        }
         let bound = if best >= beta {
             Bound::Lower
         } else if best > orig_alpha {
@@ -683,19 +834,21 @@ impl Worker<'_> {
         } else {
             Bound::Upper
         };
-        if excluded == Move::NONE && (ply > 0 || self.root_excluded.is_empty()) {
-            self.shared
-                .tt
-                .store(key, best_move, to_tt(best, ply), raw_eval, depth, bound);
-            if !in_check
-                && (best_move == Move::NONE || !is_capture(pos, best_move))
-                && best.abs() < MATE_BOUND
-                && !(bound == Bound::Lower && best <= eval)
-                && !(bound == Bound::Upper && best >= eval)
-            {
-                self.update_correction(pos, depth, best - eval);
-            }
+        self.tt().store(
+            n.key,
+            best_move,
+            to_tt(best, n.ply),
+            n.raw_eval,
+            n.depth,
+            bound,
+        );
+        if !n.in_check
+            && (best_move == Move::NONE || !pos.is_capture(best_move))
+            && best.abs() < MATE_BOUND
+            && !(bound == Bound::Lower && best <= n.eval)
+            && !(bound == Bound::Upper && best >= n.eval)
+        {
+            self.update_correction(pos, n.depth, best - n.eval);
         }
-        best
     }
 }

@@ -8,10 +8,7 @@
 //! Every table is updated with a "gravity" rule that keeps entries within
 //! ±[`HIST_MAX`] and lets old knowledge fade as new bonuses arrive.
 
-use super::limits::Feature;
-use super::movepick::hist_idx;
-use super::score::MATE_BOUND;
-use super::worker::Worker;
+use super::score::{MATE_BOUND, MAX_PLY};
 use crate::rules::bitboard::Square;
 use crate::rules::moves::*;
 use crate::rules::piece::*;
@@ -27,8 +24,8 @@ const BLOCK: usize = PIECES * 64;
 
 /// The history tables of one search thread.
 pub(crate) struct Histories {
-    pub(crate) main: Box<[[[i16; 64]; 65]; 2]>,
-    pub(crate) capture: Box<[[[i16; NKINDS]; 64]; PIECES]>,
+    main: Box<[[[i16; 64]; 65]; 2]>,
+    capture: Box<[[[i16; NKINDS]; 64]; PIECES]>,
     /// `(NO_CONT + 1)` blocks of `PIECES * 64` entries: block = previous piece and
     /// square, entry = this move's piece and square.
     cont: Vec<i16>,
@@ -95,7 +92,7 @@ impl Histories {
 
     /// The continuation entry of `pc` to `to` under `block`.
     #[inline(always)]
-    pub(crate) fn cont(&self, block: usize, pc: Piece, to: Square) -> i32 {
+    fn cont(&self, block: usize, pc: Piece, to: Square) -> i32 {
         self.cont[block * BLOCK + pc.idx() * 64 + (to as usize & 63)] as i32
     }
 
@@ -113,20 +110,15 @@ pub(crate) fn gravity(h: &mut i16, bonus: i32) {
     *h = (v + b - v * b.abs() / HIST_MAX) as i16;
 }
 
-/// The history bonus of a cutoff at `depth`.
-#[inline]
-pub(crate) fn stat_bonus(depth: i32) -> i32 {
-    (170 * depth - 100).clamp(0, 1700)
-}
-
-/// The piece that moves (a dropped piece, the pawn that promotes); none for the pass.
-#[inline]
-pub(crate) fn moved_piece(pos: &Position, m: Move) -> Piece {
-    match m.move_type() {
-        MoveType::Drop => Piece::new(m.kind().unwrap_or(Kind::Pawn), pos.side()),
-        MoveType::Pass => NO_PIECE,
-        _ => pos.piece_at(m.from()),
-    }
+/// Index of a move in the history tables: (from or 64 for drops, to).
+#[inline(always)]
+pub(crate) fn hist_idx(m: Move) -> (usize, usize) {
+    let from = if m.move_type() == MoveType::Drop || m.is_pass() {
+        64
+    } else {
+        m.from() as usize & 63
+    };
+    (from, m.to() as usize & 63)
 }
 
 /// The continuation block a move opens for the moves after it.
@@ -139,31 +131,107 @@ pub(crate) fn cont_block(pc: Piece, to: Square) -> usize {
     }
 }
 
-impl Worker<'_> {
+impl Histories {
     /// The static evaluation `raw` corrected by what searches found before.
     #[inline]
     pub(crate) fn corrected(&self, pos: &Position, raw: i32) -> i32 {
-        if !self.on(Feature::Correction) {
-            return raw.clamp(-MATE_BOUND + 1, MATE_BOUND - 1);
-        }
-        let c = self.hist.corr[pos.side().idx()][corr_index(pos)] / CORR_GRAIN;
+        let c = self.corr[pos.side().idx()][corr_index(pos)] / CORR_GRAIN;
         (raw + c).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
     }
 
     /// Moves the correction of `pos` toward `diff` (search result less corrected eval).
     #[inline]
     pub(crate) fn update_correction(&mut self, pos: &Position, depth: i32, diff: i32) {
-        if !self.on(Feature::Correction) {
-            return;
-        }
         let bonus = (diff * depth * CORR_GRAIN / 8).clamp(-CORR_LIMIT / 4, CORR_LIMIT / 4);
-        let e = &mut self.hist.corr[pos.side().idx()][corr_index(pos)];
+        let e = &mut self.corr[pos.side().idx()][corr_index(pos)];
         *e += bonus - *e * bonus.abs() / CORR_LIMIT;
+    }
+}
+
+/// A search thread's move-ordering knowledge: the history tables (kept between
+/// searches), the killers and counter moves, and the move made at each ply, which
+/// the continuation histories and counter moves are indexed by.
+pub(crate) struct Heuristics {
+    tables: Box<Histories>,
+    killers: [[Move; 2]; MAX_PLY + 2],
+    counters: Box<[[Move; 64]; PIECES]>,
+    /// Piece and destination of the move made at each ply (none for a drop or pass).
+    prev: [(Piece, Square); MAX_PLY + 2],
+    /// Continuation block of the move made at each ply.
+    cont_block: [usize; MAX_PLY + 2],
+}
+
+impl Heuristics {
+    /// Heuristics over `tables` (what earlier searches learnt), with no killers.
+    pub(crate) fn new(tables: Box<Histories>) -> Heuristics {
+        Heuristics {
+            tables,
+            killers: [[Move::NONE; 2]; MAX_PLY + 2],
+            counters: Box::new([[Move::NONE; 64]; PIECES]),
+            prev: [(NO_PIECE, 0); MAX_PLY + 2],
+            cont_block: [NO_CONT; MAX_PLY + 2],
+        }
+    }
+
+    /// Gives the history tables back, leaving tables that own nothing.
+    pub(crate) fn take_tables(&mut self) -> Box<Histories> {
+        std::mem::replace(&mut self.tables, Box::new(Histories::empty()))
+    }
+
+    /// The history tables.
+    #[inline(always)]
+    pub(crate) fn tables(&self) -> &Histories {
+        &self.tables
+    }
+
+    /// The history tables, to be updated.
+    #[inline(always)]
+    pub(crate) fn tables_mut(&mut self) -> &mut Histories {
+        &mut self.tables
+    }
+
+    /// Records `m`, played from `pos` at `ply`, for the plies after it.
+    #[inline]
+    pub(crate) fn played(&mut self, pos: &Position, m: Move, ply: usize) {
+        self.cont_block[ply] = cont_block(pos.moved_piece(m), m.to());
+        self.prev[ply] = if m.move_type() == MoveType::Drop || m.is_pass() {
+            (NO_PIECE, 0)
+        } else {
+            (pos.piece_at(m.from()), m.to())
+        };
+    }
+
+    /// Records the null move at `ply`.
+    #[inline]
+    pub(crate) fn played_null(&mut self, ply: usize) {
+        self.prev[ply] = (NO_PIECE, 0);
+        self.cont_block[ply] = NO_CONT;
+    }
+
+    /// The two killer moves of `ply`.
+    #[inline(always)]
+    pub(crate) fn killers(&self, ply: usize) -> [Move; 2] {
+        self.killers[ply]
+    }
+
+    /// The move that last refuted the move played before `ply`.
+    #[inline]
+    pub(crate) fn counter(&self, ply: usize) -> Move {
+        let (pp, psq) = if ply > 0 {
+            self.prev[ply - 1]
+        } else {
+            (NO_PIECE, 0)
+        };
+        if pp.is_none() {
+            Move::NONE
+        } else {
+            self.counters[pp.idx()][psq as usize & 63]
+        }
     }
 
     /// Continuation blocks of the moves one and two plies before `ply`.
     #[inline(always)]
-    pub(crate) fn cont_blocks(&self, ply: usize) -> (usize, usize) {
+    fn cont_blocks(&self, ply: usize) -> (usize, usize) {
         (
             if ply >= 1 {
                 self.cont_block[ply - 1]
@@ -183,11 +251,12 @@ impl Worker<'_> {
     pub(crate) fn quiet_score(&self, pos: &Position, m: Move, ply: usize) -> i32 {
         let us = pos.side().idx();
         let (f, t) = hist_idx(m);
-        let pc = moved_piece(pos, m);
+        let pc = pos.moved_piece(m);
         let (b1, b2) = self.cont_blocks(ply);
-        let mut s = self.hist.main[us][f][t] as i32;
+        let h = &self.tables;
+        let mut s = h.main[us][f][t] as i32;
         if !pc.is_none() {
-            s += self.hist.cont(b1, pc, m.to()) + self.hist.cont(b2, pc, m.to());
+            s += h.cont(b1, pc, m.to()) + h.cont(b2, pc, m.to());
         }
         s
     }
@@ -195,52 +264,49 @@ impl Worker<'_> {
     /// The capture history entry of a capture of `victim`.
     #[inline]
     pub(crate) fn capture_score(&self, pos: &Position, m: Move, victim: Kind) -> i32 {
-        let pc = moved_piece(pos, m);
+        let pc = pos.moved_piece(m);
         if pc.is_none() {
             return 0;
         }
-        self.hist.capture[pc.idx()][m.to() as usize & 63][victim.idx()] as i32
+        self.tables.capture[pc.idx()][m.to() as usize & 63][victim.idx()] as i32
     }
 
     fn bump_quiet(&mut self, pos: &Position, m: Move, ply: usize, bonus: i32) {
         let us = pos.side().idx();
         let (f, t) = hist_idx(m);
-        gravity(&mut self.hist.main[us][f][t], bonus);
-        let pc = moved_piece(pos, m);
+        gravity(&mut self.tables.main[us][f][t], bonus);
+        let pc = pos.moved_piece(m);
         if !pc.is_none() {
             let (b1, b2) = self.cont_blocks(ply);
-            gravity(self.hist.cont_mut(b1, pc, m.to()), bonus);
-            gravity(self.hist.cont_mut(b2, pc, m.to()), bonus);
+            gravity(self.tables.cont_mut(b1, pc, m.to()), bonus);
+            gravity(self.tables.cont_mut(b2, pc, m.to()), bonus);
         }
     }
 
     fn bump_capture(&mut self, pos: &Position, m: Move, bonus: i32) {
-        let pc = moved_piece(pos, m);
-        if let (false, Some(victim)) = (pc.is_none(), super::movepick::captured_kind(pos, m)) {
+        let pc = pos.moved_piece(m);
+        if let (false, Some(victim)) = (pc.is_none(), pos.captured_kind(m)) {
             gravity(
-                &mut self.hist.capture[pc.idx()][m.to() as usize & 63][victim.idx()],
+                &mut self.tables.capture[pc.idx()][m.to() as usize & 63][victim.idx()],
                 bonus,
             );
         }
     }
 
-    /// Rewards `best`, which refuted the position at `ply`, and penalises the moves
-    /// tried before it: quiet ones when `best` is quiet, captures always.
-    #[allow(clippy::too_many_arguments)]
+    /// Rewards `best`, which refuted the position at `ply`, by `bonus` and penalises
+    /// the moves tried before it: quiet ones when `best` is quiet, captures always.
     pub(crate) fn update_stats(
         &mut self,
         pos: &Position,
         best: Move,
         best_quiet: bool,
         ply: usize,
-        depth: i32,
-        quiets: &[Move],
-        captures: &[Move],
+        bonus: i32,
+        tried: &Tried,
     ) {
-        let bonus = stat_bonus(depth);
         if best_quiet {
             self.bump_quiet(pos, best, ply, bonus);
-            for &q in quiets {
+            for &q in tried.quiets() {
                 if q != best {
                     self.bump_quiet(pos, q, ply, -bonus);
                 }
@@ -258,10 +324,60 @@ impl Worker<'_> {
         } else {
             self.bump_capture(pos, best, bonus);
         }
-        for &c in captures {
+        for &c in tried.captures() {
             if c != best {
                 self.bump_capture(pos, c, -bonus);
             }
         }
+    }
+}
+
+/// The quiet moves and captures a node has searched, for the history updates (the
+/// first 64 and 32: later ones are not penalised).
+pub(crate) struct Tried {
+    quiets: [Move; 64],
+    captures: [Move; 32],
+    nq: usize,
+    nc: usize,
+}
+
+impl Tried {
+    pub(crate) fn new() -> Tried {
+        Tried {
+            quiets: [Move::NONE; 64],
+            captures: [Move::NONE; 32],
+            nq: 0,
+            nc: 0,
+        }
+    }
+
+    /// Adds a searched move (neither a quiet move nor a capture is not kept).
+    #[inline]
+    pub(crate) fn add(&mut self, m: Move, quiet: bool, capture: bool) {
+        if quiet && self.nq < self.quiets.len() {
+            self.quiets[self.nq] = m;
+            self.nq += 1;
+        } else if capture && self.nc < self.captures.len() {
+            self.captures[self.nc] = m;
+            self.nc += 1;
+        }
+    }
+
+    /// The quiet moves searched so far.
+    #[inline]
+    pub(crate) fn quiets(&self) -> &[Move] {
+        &self.quiets[..self.nq]
+    }
+
+    /// How many quiet moves have been searched (up to 64).
+    #[inline]
+    pub(crate) fn quiet_count(&self) -> usize {
+        self.nq
+    }
+
+    /// The captures searched so far.
+    #[inline]
+    pub(crate) fn captures(&self) -> &[Move] {
+        &self.captures[..self.nc]
     }
 }

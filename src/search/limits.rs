@@ -1,6 +1,7 @@
 //! What a search is asked to do, and the features that can be switched off.
 
 use super::eval::nnue::{self, Net};
+use super::params::SearchParams;
 use crate::rules::moves::Move;
 use crate::rules::Variant;
 
@@ -31,6 +32,8 @@ pub struct Limits {
     pub skill: Option<f64>,
     /// The evaluation to use (the `EvalFile` option).
     pub eval: EvalChoice,
+    /// The search's margins and reductions (the `SearchParams` option).
+    pub params: SearchParams,
 }
 
 /// Which evaluation the search uses.

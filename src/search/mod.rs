@@ -9,6 +9,7 @@ pub mod eval;
 mod history;
 pub mod limits;
 mod movepick;
+pub mod params;
 mod root;
 pub mod score;
 pub mod see;
@@ -19,7 +20,7 @@ pub mod wdl;
 mod worker;
 
 pub use limits::{EvalChoice, Feature, Limits};
-pub use movepick::is_capture;
+pub use params::SearchParams;
 pub use root::search;
 pub use score::{uci_score, Score, MATE, MATE_BOUND, MAX_PLY};
 

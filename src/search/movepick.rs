@@ -1,42 +1,14 @@
-//! Move ordering: what a move captures, its ordering score, and the selection of the
-//! next best move.
+//! Move ordering: a move picker scores a node's moves from the heuristics it
+//! borrows, and the search takes them best first.
 
-use super::history::moved_piece;
+use super::history::Heuristics;
 use super::limits::Feature;
 use super::see::{see_ge, value as see_value};
-use super::worker::Worker;
 use crate::rules::moves::*;
 use crate::rules::piece::*;
 use crate::rules::Position;
 
-/// Whether `m` wins material: a capture that removes a piece. Capturing a
-/// standard-bearer only displaces it, so the search treats it as a quiet move
-/// (quiescence would otherwise chase endless displacements).
-#[inline]
-pub fn is_capture(pos: &Position, m: Move) -> bool {
-    match m.move_type() {
-        MoveType::EnPassant | MoveType::SentryCapture | MoveType::SentryEdge => true,
-        MoveType::Normal | MoveType::Promotion => {
-            !pos.piece_at(m.to()).is_none() && !m.is_displacement()
-        }
-        _ => false,
-    }
-}
-
-/// The kind captured by `m`, if any.
-#[inline]
-pub(crate) fn captured_kind(pos: &Position, m: Move) -> Option<Kind> {
-    match m.move_type() {
-        MoveType::EnPassant => Some(Kind::Pawn),
-        MoveType::SentryCapture | MoveType::SentryEdge | MoveType::Normal | MoveType::Promotion => {
-            let p = pos.piece_at(m.to());
-            (!p.is_none() && !m.is_displacement()).then(|| p.kind())
-        }
-        _ => None,
-    }
-}
-
-pub(crate) fn ordering_value(k: Kind) -> i32 {
+fn ordering_value(k: Kind) -> i32 {
     match k {
         Kind::Pawn => 1,
         Kind::Knight | Kind::Bishop | Kind::ForwardBishop | Kind::Sentry | Kind::Windmill => 3,
@@ -48,84 +20,119 @@ pub(crate) fn ordering_value(k: Kind) -> i32 {
     }
 }
 
-/// Moves the best-scored move of `moves[i..]` to `i` (selection sort, one step) and returns it.
-#[inline]
-pub(crate) fn pick(moves: &mut [Move], scores: &mut [i32], i: usize) -> Move {
-    let mut bi = i;
-    for j in i + 1..moves.len() {
-        if scores[j] > scores[bi] {
-            bi = j;
+/// Scores the moves of one node for ordering: the table move first, then captures
+/// (winning ones first), promotions, killers, the counter move, and quiet moves by
+/// their history.
+pub(crate) struct MovePicker<'a> {
+    heur: &'a Heuristics,
+    ply: usize,
+    tt_move: Move,
+    /// Captures that lose material (SEE) go after the quiet moves.
+    see_captures: bool,
+    /// Search features switched off (bits of [`Feature`]).
+    disabled: u32,
+}
+
+impl<'a> MovePicker<'a> {
+    pub(crate) fn new(
+        heur: &'a Heuristics,
+        ply: usize,
+        tt_move: Move,
+        see_captures: bool,
+        disabled: u32,
+    ) -> MovePicker<'a> {
+        MovePicker {
+            heur,
+            ply,
+            tt_move,
+            see_captures,
+            disabled,
         }
     }
-    moves.swap(i, bi);
-    scores.swap(i, bi);
-    moves[i]
-}
 
-/// Index of a move in the history tables: (from or 64 for drops, to).
-#[inline(always)]
-pub(crate) fn hist_idx(m: Move) -> (usize, usize) {
-    let from = if m.move_type() == MoveType::Drop || m.is_pass() {
-        64
-    } else {
-        m.from() as usize & 63
-    };
-    (from, m.to() as usize & 63)
-}
+    #[inline(always)]
+    fn on(&self, f: Feature) -> bool {
+        self.disabled & f as u32 == 0
+    }
 
-impl Worker<'_> {
-    pub(crate) fn order(
-        &self,
-        pos: &Position,
-        list: &MoveList,
-        scores: &mut [i32],
-        tt_move: Move,
-        ply: usize,
-        see_captures: bool,
-    ) {
-        let (pp, psq) = if ply > 0 {
-            self.prev[ply - 1]
-        } else {
-            (NO_PIECE, 0)
-        };
-        let counter = if pp.is_none() {
-            Move::NONE
-        } else {
-            self.counters[pp.idx()][psq as usize & 63]
-        };
+    /// Writes each move's ordering score to `scores` (same index as in `list`).
+    pub(crate) fn score(&self, pos: &Position, list: &MoveList, scores: &mut [i32]) {
+        let ply = self.ply;
+        let [killer1, killer2] = self.heur.killers(ply);
+        let counter = self.heur.counter(ply);
         for (i, &m) in list.iter().enumerate() {
-            scores[i] = if m == tt_move {
+            scores[i] = if m == self.tt_move {
                 10_000_000
-            } else if let Some(victim) = captured_kind(pos, m) {
+            } else if let Some(victim) = pos.captured_kind(m) {
                 // Captures that lose material come after the quiet moves.
-                let base = if see_captures && !see_ge(pos, m, 0) {
+                let base = if self.see_captures && !see_ge(pos, m, 0) {
                     -1_000_000
                 } else {
                     1_000_000
                 };
                 // Most valuable victim first, least valuable attacker first among equals.
-                let attacker = moved_piece(pos, m);
+                let attacker = pos.moved_piece(m);
                 let lva = if attacker.is_none() {
                     0
                 } else {
                     see_value(attacker.kind()).min(1000) / 8
                 };
                 base + 16 * see_value(victim) - lva
-                    + self.capture_score(pos, m, victim) / 8
+                    + self.heur.capture_score(pos, m, victim) / 8
                     + m.kind().map_or(0, |k| 16 * see_value(k))
             } else if let Some(k) = m.kind().filter(|_| m.move_type() == MoveType::Promotion) {
                 900_000 + ordering_value(k)
-            } else if m == self.killers[ply][0] && self.on(Feature::Killers) {
+            } else if m == killer1 && self.on(Feature::Killers) {
                 800_000
-            } else if m == self.killers[ply][1] && self.on(Feature::Killers) {
+            } else if m == killer2 && self.on(Feature::Killers) {
                 700_000
             } else if m == counter && self.on(Feature::CounterMove) {
                 600_000
             } else if self.on(Feature::History) {
-                self.quiet_score(pos, m, ply)
+                self.heur.quiet_score(pos, m, ply)
             } else {
                 0
             };
         }
+    }
+}
+
+/// Moves scored by a [`MovePicker`], taken best first (one selection-sort step a
+/// move, so a node cut off early sorts little).
+pub(crate) struct Picked<'b> {
+    moves: &'b mut [Move],
+    scores: &'b mut [i32],
+    next: usize,
+}
+
+impl<'b> Picked<'b> {
+    pub(crate) fn new(moves: &'b mut [Move], scores: &'b mut [i32]) -> Picked<'b> {
+        Picked {
+            moves,
+            scores,
+            next: 0,
+        }
+    }
+}
+
+impl Iterator for Picked<'_> {
+    type Item = Move;
+
+    #[inline]
+    fn next(&mut self) -> Option<Move> {
+        let i = self.next;
+        if i >= self.moves.len() {
+            return None;
+        }
+        let mut bi = i;
+        for j in i + 1..self.moves.len() {
+            if self.scores[j] > self.scores[bi] {
+                bi = j;
+            }
+        }
+        self.moves.swap(i, bi);
+        self.scores.swap(i, bi);
+        self.next = i + 1;
+        Some(self.moves[i])
     }
 }

@@ -14,6 +14,9 @@ use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::Instant;
 
+/// A principal variation found at the root, with its score.
+type Line = (i32, Vec<Move>);
+
 /// Runs a search on `pos` (with `history`: keys of earlier positions of the game, the
 /// current one last) and reports each completed iteration through `on_info`. The caller
 /// clears `shared.stop` first; setting it ends the search.
@@ -30,7 +33,6 @@ pub fn search(
     // that arrives before this line still counts.
     shared.nodes.store(0, Ordering::Relaxed);
     shared.tt.new_search();
-    let tm = time::TimeManager::new(limits, pos.side(), pos.game_ply());
     let mut keys = history.to_vec();
     if keys.last() != Some(&pos.key()) {
         keys.push(pos.key());
@@ -53,214 +55,303 @@ pub fn search(
         .depth
         .unwrap_or(MAX_PLY as i32 - 1)
         .clamp(1, MAX_PLY as i32 - 1);
-    // A weakened search looks at a few lines and chooses among them (skill.rs); the
-    // GUI still sees only the lines it asked for.
-    let shown = limits.multipv.clamp(1, root.len());
-    let multipv = match limits.skill {
-        Some(_) => shown.max(skill::CANDIDATES).min(root.len()),
-        None => shown,
-    };
-    let threads = threads.max(1);
+    let shared = &**shared;
     std::thread::scope(|s| {
         let mut helpers = Vec::new();
-        for id in 1..threads {
+        for id in 1..threads.max(1) {
             let keys = keys.clone();
-            let shared = &**shared;
             helpers.push(
                 std::thread::Builder::new()
                     .stack_size(32 << 20)
                     .spawn_scoped(s, move || {
-                        let mut w = Worker::new(shared, limits, &keys, false, start, u64::MAX);
-                        w.use_net_of(pos.variant());
-                        let mut d = 1 + (id as i32 % 2);
-                        while d <= max_depth && !shared.stop.load(Ordering::Relaxed) {
-                            w.search(pos, -INF, INF, d, 0, false, false);
-                            d += 1;
-                        }
-                        shared.nodes.fetch_add(w.nodes, Ordering::Relaxed);
+                        helper(pos, &keys, limits, shared, id, max_depth, start)
                     })
                     .expect("spawn search thread"),
             );
         }
+        let tm = time::TimeManager::new(limits, pos.side(), pos.game_ply());
         let mut w = Worker::new(shared, limits, &keys, true, start, tm.maximum);
         w.use_net_of(pos.variant());
-        w.report = Some(on_info);
-        let mut best: Option<(Move, Option<Move>, i32, i32)> = None;
-        let mut last_lines: Vec<(i32, Vec<Move>)> = Vec::new();
-        let mut prev_score = 0;
-        let mut last_best = Move::NONE;
-        let mut stable = 0;
-        let mut iter_scores: Vec<i32> = Vec::new();
-        let mut tot_changes = 0.0;
+        w.report_to(on_info);
+        let mut main = MainSearch {
+            w,
+            pos,
+            limits,
+            shared,
+            tm,
+            root_moves: root.len(),
+            multipv: 1,
+            shown: 1,
+            best: None,
+            last_lines: Vec::new(),
+            prev_score: 0,
+            last_best: Move::NONE,
+            stable: 0,
+            iter_scores: Vec::new(),
+            tot_changes: 0.0,
+        };
+        // A weakened search looks at a few lines and chooses among them (skill.rs); the
+        // GUI still sees only the lines it asked for.
+        main.shown = limits.multipv.clamp(1, root.len());
+        main.multipv = match limits.skill {
+            Some(_) => main.shown.max(skill::CANDIDATES).min(root.len()),
+            None => main.shown,
+        };
         for depth in 1..=max_depth {
-            w.root_excluded.clear();
-            w.root_nodes.clear();
-            w.best_changes = 0.0;
-            w.root_depth = depth;
-            let mut lines: Vec<(i32, Vec<Move>)> = Vec::new();
-            for pv_idx in 0..multipv {
-                w.seldepth = 0;
-                let mut delta = 30;
-                let (mut a, mut b) = if depth >= 5
-                    && pv_idx == 0
-                    && limits.disabled & Feature::Aspiration as u32 == 0
-                {
-                    (prev_score - delta, prev_score + delta)
-                } else {
-                    (-INF, INF)
-                };
-                let score = loop {
-                    let s = w.search(pos, a, b, depth, 0, false, false);
-                    if w.stopped {
-                        break s;
-                    }
-                    let bound = if s <= a {
-                        Bound::Upper
-                    } else if s >= b {
-                        Bound::Lower
-                    } else {
-                        break s;
-                    };
-                    // Long iterations tell the GUI about the failed window (as Stockfish does).
-                    let ms = w.elapsed_ms();
-                    if ms > 1000 && multipv == 1 && w.pv_len[0] > 0 {
-                        let nodes = w.nodes + shared.nodes.load(Ordering::Relaxed);
-                        let info = Info {
-                            depth,
-                            seldepth: w.seldepth as i32,
-                            multipv: 1,
-                            score: s,
-                            bound,
-                            nodes,
-                            nps: nodes * 1000 / ms.max(1),
-                            hashfull: shared.tt.hashfull(),
-                            time_ms: ms,
-                            pv: w.pv[0][..w.pv_len[0]].to_vec(),
-                            currmove: None,
-                        };
-                        w.emit(&info);
-                    }
-                    if bound == Bound::Upper {
-                        b = (a + b) / 2;
-                        a = (s - delta).max(-INF);
-                    } else {
-                        b = (s + delta).min(INF);
-                    }
-                    delta += delta / 2;
-                };
-                if w.stopped && (depth > 1 || w.pv_len[0] == 0) {
-                    // A root move that has already beaten the old best move in this
-                    // unfinished iteration is the better answer.
-                    if let Some(b) = best.as_mut().filter(|_| multipv == 1 && w.pv_len[0] > 0) {
-                        if w.pv[0][0] != b.0 {
-                            b.0 = w.pv[0][0];
-                            b.1 = (w.pv_len[0] > 1).then(|| w.pv[0][1]);
-                        }
-                    }
-                    break;
-                }
-                let pv: Vec<Move> = w.pv[0][..w.pv_len[0]].to_vec();
-                if pv.is_empty() {
-                    break;
-                }
-                if pv_idx == 0 {
-                    prev_score = score;
-                }
-                w.root_excluded.push(pv[0]);
-                lines.push((score, pv));
-            }
-            if lines.is_empty() {
+            if !main.iteration(depth) {
                 break;
-            }
-            // Later lines can score better than earlier ones (a narrower search found more).
-            lines.sort_by_key(|l| std::cmp::Reverse(l.0));
-            let total_nodes = w.nodes + shared.nodes.load(Ordering::Relaxed);
-            let ms = w.elapsed_ms();
-            for (i, (score, pv)) in lines.iter().enumerate().take(shown) {
-                let info = Info {
-                    depth,
-                    seldepth: w.seldepth as i32,
-                    multipv: i + 1,
-                    score: *score,
-                    bound: Bound::Exact,
-                    nodes: total_nodes,
-                    nps: total_nodes * 1000 / ms.max(1),
-                    hashfull: shared.tt.hashfull(),
-                    time_ms: ms,
-                    pv: pv.clone(),
-                    currmove: None,
-                };
-                w.emit(&info);
-            }
-            let (score, pv) = &lines[0];
-            best = Some((pv[0], pv.get(1).copied(), *score, depth));
-            if w.stopped {
-                break;
-            }
-            if let Some(level) = limits.skill {
-                last_lines = lines.clone();
-                // Whole iterations, so that every candidate line is complete; a later
-                // one that runs far over the budget is cut and the last whole one used.
-                let budget = skill::node_budget(level);
-                if w.nodes >= budget {
-                    break;
-                }
-                w.node_cap = w.node_cap.min(budget.saturating_mul(4));
-            }
-            if pv[0] == last_best {
-                stable += 1;
-            } else {
-                stable = 0;
-                last_best = pv[0];
-            }
-            if let Some(m) = limits.mate {
-                if *score >= MATE - 2 * m as i32 {
-                    break;
-                }
-            }
-            if root.len() == 1
-                && !limits.infinite
-                && limits.depth.is_none()
-                && !shared.pondering.load(Ordering::Relaxed)
-                && limits.time[pos.side().idx()].is_some()
-            {
-                break;
-            }
-            iter_scores.push(*score);
-            tot_changes = tot_changes / 2.0 + w.best_changes;
-            if tm.timed() && !tm.fixed && !shared.pondering.load(Ordering::Relaxed) {
-                let n = iter_scores.len();
-                let total: u64 = w.root_nodes.iter().map(|e| e.1).sum();
-                let best_nodes = w
-                    .root_nodes
-                    .iter()
-                    .find(|e| e.0 == pv[0])
-                    .map_or(0, |e| e.1);
-                let p = time::Progress {
-                    best_changes: tot_changes,
-                    score: *score,
-                    prev_score: iter_scores[n.saturating_sub(2)],
-                    older_score: iter_scores[n.saturating_sub(4)],
-                    stable_iterations: stable,
-                    best_share: if total == 0 {
-                        1.0
-                    } else {
-                        best_nodes as f64 / total as f64
-                    },
-                };
-                if !tm.another_iteration(ms, &p) {
-                    break;
-                }
             }
         }
         shared.stop.store(true, Ordering::Relaxed);
         for h in helpers {
             let _ = h.join();
         }
-        let nodes = w.nodes + shared.nodes.load(Ordering::Relaxed);
-        let (mut bm, mut pm, mut score, depth) = best.unwrap_or((root[0], None, 0, 0));
-        if let Some(level) = limits.skill.filter(|_| !last_lines.is_empty()) {
-            let (s, pv) = &last_lines[skill::pick(level, &last_lines, &mut rand::thread_rng())];
+        main.result(root[0])
+    })
+}
+
+/// A helper thread of Lazy SMP: iterative deepening until the main thread stops,
+/// every other thread one ply ahead.
+fn helper(
+    pos: &Position,
+    keys: &[u64],
+    limits: &Limits,
+    shared: &Shared,
+    id: usize,
+    max_depth: i32,
+    start: Instant,
+) {
+    let mut w = Worker::new(shared, limits, keys, false, start, u64::MAX);
+    w.use_net_of(pos.variant());
+    let mut d = 1 + (id as i32 % 2);
+    while d <= max_depth && !shared.stop.load(Ordering::Relaxed) {
+        w.search(pos, -INF, INF, d, 0, false, false);
+        d += 1;
+    }
+    shared.nodes.fetch_add(w.nodes, Ordering::Relaxed);
+}
+
+/// The main thread's iterative deepening and what it keeps between iterations.
+struct MainSearch<'a> {
+    w: Worker<'a>,
+    pos: &'a Position,
+    limits: &'a Limits,
+    shared: &'a Shared,
+    tm: time::TimeManager,
+    root_moves: usize,
+    /// Lines searched, and lines shown to the GUI.
+    multipv: usize,
+    shown: usize,
+    /// Best move, ponder move, score and depth of the last finished iteration.
+    best: Option<(Move, Option<Move>, i32, i32)>,
+    /// The lines of the last finished iteration (a weakened search picks among them).
+    last_lines: Vec<Line>,
+    prev_score: i32,
+    last_best: Move,
+    stable: i32,
+    iter_scores: Vec<i32>,
+    tot_changes: f64,
+}
+
+impl MainSearch<'_> {
+    /// Nodes of every thread so far.
+    fn total_nodes(&self) -> u64 {
+        self.w.nodes + self.shared.nodes.load(Ordering::Relaxed)
+    }
+
+    /// Searches the iteration of `depth`: every line of MultiPV, reported to the GUI.
+    /// False when the search is over.
+    fn iteration(&mut self, depth: i32) -> bool {
+        self.w.root.start(depth);
+        let mut lines: Vec<Line> = Vec::new();
+        for pv_idx in 0..self.multipv {
+            let score = self.aspiration(depth, pv_idx);
+            let w = &self.w;
+            if w.stopped() && (depth > 1 || w.pv.line(0).is_empty()) {
+                // A root move that has already beaten the old best move in this
+                // unfinished iteration is the better answer.
+                let line = w.pv.line(0);
+                if let Some(b) = self.best.as_mut().filter(|_| self.multipv == 1) {
+                    if !line.is_empty() && line[0] != b.0 {
+                        b.0 = line[0];
+                        b.1 = line.get(1).copied();
+                    }
+                }
+                break;
+            }
+            let pv: Vec<Move> = w.pv.line(0).to_vec();
+            if pv.is_empty() {
+                break;
+            }
+            if pv_idx == 0 {
+                self.prev_score = score;
+            }
+            self.w.root.excluded.push(pv[0]);
+            lines.push((score, pv));
+        }
+        if lines.is_empty() {
+            return false;
+        }
+        // Later lines can score better than earlier ones (a narrower search found more).
+        lines.sort_by_key(|l| std::cmp::Reverse(l.0));
+        let ms = self.report_lines(depth, &lines);
+        let (score, pv) = &lines[0];
+        let (score, first) = (*score, pv[0]);
+        self.best = Some((first, pv.get(1).copied(), score, depth));
+        if self.w.stopped() {
+            return false;
+        }
+        if let Some(level) = self.limits.skill {
+            // Whole iterations, so that every candidate line is complete; a later
+            // one that runs far over the budget is cut and the last whole one used.
+            self.last_lines = lines;
+            let budget = skill::node_budget(level);
+            if self.w.nodes >= budget {
+                return false;
+            }
+            self.w.cap_nodes(budget.saturating_mul(4));
+        }
+        self.another_iteration(score, first, ms)
+    }
+
+    /// Searches the line `pv_idx` at `depth`, in a window around the last score that
+    /// widens while the score falls outside it; reports failed windows of long
+    /// iterations.
+    fn aspiration(&mut self, depth: i32, pv_idx: usize) -> i32 {
+        let p = self.limits.params;
+        let w = &mut self.w;
+        w.seldepth = 0;
+        let mut delta = p.asp_delta;
+        let (mut a, mut b) = if depth >= p.asp_depth
+            && pv_idx == 0
+            && self.limits.disabled & Feature::Aspiration as u32 == 0
+        {
+            (self.prev_score - delta, self.prev_score + delta)
+        } else {
+            (-INF, INF)
+        };
+        loop {
+            let s = w.search(self.pos, a, b, depth, 0, false, false);
+            if w.stopped() {
+                return s;
+            }
+            let bound = if s <= a {
+                Bound::Upper
+            } else if s >= b {
+                Bound::Lower
+            } else {
+                return s;
+            };
+            // Long iterations tell the GUI about the failed window (as Stockfish does).
+            let ms = w.elapsed_ms();
+            if ms > 1000 && self.multipv == 1 && !w.pv.line(0).is_empty() {
+                let nodes = w.nodes + self.shared.nodes.load(Ordering::Relaxed);
+                let info = Info {
+                    depth,
+                    seldepth: w.seldepth as i32,
+                    multipv: 1,
+                    score: s,
+                    bound,
+                    nodes,
+                    nps: nodes * 1000 / ms.max(1),
+                    hashfull: self.shared.tt.hashfull(),
+                    time_ms: ms,
+                    pv: w.pv.line(0).to_vec(),
+                    currmove: None,
+                };
+                w.emit(&info);
+            }
+            if bound == Bound::Upper {
+                b = (a + b) / 2;
+                a = (s - delta).max(-INF);
+            } else {
+                b = (s + delta).min(INF);
+            }
+            delta += delta / 2;
+        }
+    }
+
+    /// Reports the first `shown` of an iteration's lines, best first; returns the
+    /// time of the report (ms).
+    fn report_lines(&mut self, depth: i32, lines: &[Line]) -> u64 {
+        let total_nodes = self.total_nodes();
+        let ms = self.w.elapsed_ms();
+        for (i, (score, pv)) in lines.iter().enumerate().take(self.shown) {
+            let info = Info {
+                depth,
+                seldepth: self.w.seldepth as i32,
+                multipv: i + 1,
+                score: *score,
+                bound: Bound::Exact,
+                nodes: total_nodes,
+                nps: total_nodes * 1000 / ms.max(1),
+                hashfull: self.shared.tt.hashfull(),
+                time_ms: ms,
+                pv: pv.clone(),
+                currmove: None,
+            };
+            self.w.emit(&info);
+        }
+        ms
+    }
+
+    /// Whether another iteration is worth its time, after one that found `best`
+    /// scoring `score` in `ms`: not after a mate `go mate` asked for, nor with a single legal
+    /// move on the clock, nor when time management says the time is spent.
+    fn another_iteration(&mut self, score: i32, best: Move, ms: u64) -> bool {
+        let limits = self.limits;
+        let pondering = self.shared.pondering.load(Ordering::Relaxed);
+        if best == self.last_best {
+            self.stable += 1;
+        } else {
+            self.stable = 0;
+            self.last_best = best;
+        }
+        if let Some(m) = limits.mate {
+            if score >= MATE - 2 * m as i32 {
+                return false;
+            }
+        }
+        if self.root_moves == 1
+            && !limits.infinite
+            && limits.depth.is_none()
+            && !pondering
+            && limits.time[self.pos.side().idx()].is_some()
+        {
+            return false;
+        }
+        self.iter_scores.push(score);
+        self.tot_changes = self.tot_changes / 2.0 + self.w.root.best_changes;
+        if !self.tm.timed() || self.tm.fixed || pondering {
+            return true;
+        }
+        let n = self.iter_scores.len();
+        let root_nodes = &self.w.root.nodes;
+        let total: u64 = root_nodes.iter().map(|e| e.1).sum();
+        let best_nodes = root_nodes.iter().find(|e| e.0 == best).map_or(0, |e| e.1);
+        let p = time::Progress {
+            best_changes: self.tot_changes,
+            score,
+            prev_score: self.iter_scores[n.saturating_sub(2)],
+            older_score: self.iter_scores[n.saturating_sub(4)],
+            stable_iterations: self.stable,
+            best_share: if total == 0 {
+                1.0
+            } else {
+                best_nodes as f64 / total as f64
+            },
+        };
+        self.tm.another_iteration(ms, &p)
+    }
+
+    /// The answer, once every thread has stopped (`fallback` when no iteration
+    /// finished); a weakened search picks among its last lines.
+    fn result(self, fallback: Move) -> SearchResult {
+        let nodes = self.total_nodes();
+        let (mut bm, mut pm, mut score, depth) = self.best.unwrap_or((fallback, None, 0, 0));
+        if let Some(level) = self.limits.skill.filter(|_| !self.last_lines.is_empty()) {
+            let lines = &self.last_lines;
+            let (s, pv) = &lines[skill::pick(level, lines, &mut rand::thread_rng())];
             (bm, pm, score) = (pv[0], pv.get(1).copied(), *s);
         }
         SearchResult {
@@ -270,5 +361,5 @@ pub fn search(
             depth,
             nodes,
         }
-    })
+    }
 }

@@ -12,7 +12,6 @@ use crate::engine::Engine;
 use crate::progress::Progress;
 use crate::rules::start::start_position;
 use crate::rules::{Color, MoveList, MoveType, Position, Variant, Variants};
-use crate::search::is_capture;
 use crate::search::{Limits, MATE_BOUND};
 use rand::{Rng, SeedableRng};
 use std::collections::BTreeMap;
@@ -58,7 +57,7 @@ fn game_rng(seed: u64, g: usize) -> rand::rngs::StdRng {
 /// mate.
 fn quiet(pos: &Position, best: crate::rules::Move, score: i32) -> bool {
     !pos.in_check()
-        && !is_capture(pos, best)
+        && !pos.is_capture(best)
         && best.move_type() != MoveType::Promotion
         && score.abs() < WIN_SCORE
 }

@@ -142,7 +142,7 @@ impl Session {
 
     /// `option NAME=VALUE` (match tools send it unasked): an option of the engine's
     /// table is set (Hash and Threads too, which XBoard itself sets with `memory` and
-    /// `cores`); unknown names are ignored.
+    /// `cores`), and so is a search parameter; unknown names are ignored.
     fn option(&mut self, line: &str, rest: &str) {
         let (k, v) = match rest.split_once('=') {
             Some((k, v)) => (k.trim(), Some(v.trim())),
@@ -150,7 +150,9 @@ impl Session {
         };
         if k.eq_ignore_ascii_case(FULL_TEXT_OPTION) {
             self.full_text = v == Some("1");
-        } else if crate::engine::options::find(k).is_some_and(|o| o.xboard_settable()) {
+        } else if crate::engine::options::find(k).is_some_and(|o| o.xboard_settable())
+            || crate::search::SearchParams::info(k).is_some()
+        {
             if let Err(e) = self.engine.set_option(k, v) {
                 error(&e, line);
             }
