@@ -1,7 +1,7 @@
 //! `lancer bench`: a fixed set of positions from every variant searched to a fixed
 //! depth on one thread. The node total is a signature of the search's behaviour.
 
-use crate::engine::Engine;
+use crate::engine::{Engine, Sandbox};
 use crate::rules::Variants;
 use crate::search::Limits;
 use std::time::Instant;
@@ -40,8 +40,14 @@ pub const BENCH: &[(&str, &str, &str)] = &[
 /// and empty history tables for each position); prints per-position lines to stderr
 /// and returns (nodes, nps).
 pub fn run(vs: &Variants, depth: i32) -> Result<(u64, u64), String> {
+    run_in(vs, depth, None)
+}
+
+/// [`run`] in an engine bounded by `sandbox` (the table, nodes, threads and whether
+/// it searches inline are the sandbox's), as a sandboxed session's `bench` runs.
+pub fn run_in(vs: &Variants, depth: i32, sandbox: Option<Sandbox>) -> Result<(u64, u64), String> {
     let t0 = Instant::now();
-    let nodes = search_each(vs, depth, "", |i, name, nodes| {
+    let nodes = search_each(vs, depth, "", sandbox, |i, name, nodes| {
         eprintln!("position {:>2} {:<17} nodes {}", i + 1, name, nodes)
     })?;
     let total: u64 = nodes.iter().sum();
@@ -52,16 +58,20 @@ pub fn run(vs: &Variants, depth: i32) -> Result<(u64, u64), String> {
 /// The nodes of each bench position at `depth` with the search features named in
 /// `ablation` (the `Ablation` option's value) switched off.
 pub fn nodes_per_position(vs: &Variants, depth: i32, ablation: &str) -> Result<Vec<u64>, String> {
-    search_each(vs, depth, ablation, |_, _, _| {})
+    search_each(vs, depth, ablation, None, |_, _, _| {})
 }
 
 fn search_each(
     vs: &Variants,
     depth: i32,
     ablation: &str,
+    sandbox: Option<Sandbox>,
     mut each: impl FnMut(usize, &str, u64),
 ) -> Result<Vec<u64>, String> {
-    let mut engine = Engine::with_variants(vs.clone());
+    let mut engine = match sandbox {
+        Some(s) => Engine::sandboxed(vs.clone(), s),
+        None => Engine::with_variants(vs.clone()),
+    };
     engine.set_hash(16)?;
     engine.set_option("Move Overhead", Some("0"))?;
     engine.set_option("Ablation", Some(ablation))?;

@@ -1,6 +1,10 @@
 #!/usr/bin/env bash
 # Runs one cargo-fuzz target of engine-tests/fuzz on one core.
 #   engine-tests/scripts/fuzz.sh TARGET [SECONDS] [extra libFuzzer flags...]
+# A run to a fixed number of executions (libFuzzer stops at whichever limit comes
+# first), e.g. issue 34's 10 million:
+#   nice -n 10 engine-tests/scripts/fuzz.sh uci 0 -runs=10000000
+# SECONDS 0 means no time limit.
 # Targets: efen movetext ini uci cecp playout. Needs `cargo install cargo-fuzz` and a
 # nightly toolchain. The corpus grows in engine-tests/fuzz/corpus/TARGET (not
 # committed; the seeds in engine-tests/fuzz/seeds/TARGET are), crashes land in

@@ -29,7 +29,10 @@ pub type DoneSink = Box<dyn FnOnce(&Position, SearchResult) + Send>;
 /// Bounds for a session fed generated input (the fuzz targets in `engine-tests/fuzz`):
 /// every search stops after `nodes` nodes and `depth` plies on at most `threads`
 /// threads, `go perft` and `bench` go no deeper than `depth`, the hash table is at
-/// most `hash_mb`, and no variants file is read. Protocol behaviour is otherwise
+/// most `hash_mb`, and no variants file is read. With `inline`, a search runs on
+/// the thread that calls [`Engine::go`] and has reported its result when `go`
+/// returns (an infinite or pondering search's result waits for `stop` or
+/// `ponderhit`, as it does on its own thread). Protocol behaviour is otherwise
 /// unchanged. A normal session has none.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Sandbox {
@@ -37,16 +40,28 @@ pub struct Sandbox {
     pub depth: i32,
     pub threads: usize,
     pub hash_mb: usize,
+    pub inline: bool,
 }
 
 impl Sandbox {
-    /// Small enough that any command line is answered within milliseconds.
+    /// Small enough that a fuzz input of many command lines runs in well under a
+    /// millisecond: one-ply searches of a few hundred nodes on the caller's thread
+    /// (no thread is started per search).
     pub const FUZZ: Sandbox = Sandbox {
-        nodes: 2000,
-        depth: 2,
-        threads: 2,
+        nodes: 300,
+        depth: 1,
+        threads: 1,
         hash_mb: 1,
+        inline: true,
     };
+}
+
+/// An inline search's result held for `stop` or `ponderhit` (see [`Sandbox`]).
+struct Held {
+    pos: Position,
+    result: SearchResult,
+    on_done: DoneSink,
+    infinite: bool,
 }
 
 /// Engine state shared by UCI, XBoard and the command line.
@@ -82,6 +97,8 @@ pub struct Engine {
     pub(crate) eval: crate::search::EvalChoice,
     /// Bounds for generated input (see [`Sandbox`]); `None` normally.
     sandbox: Option<Sandbox>,
+    /// The result of an inline infinite or pondering search, not yet reported.
+    held: Option<Held>,
     stop_requested: Arc<AtomicBool>,
     worker: Option<JoinHandle<()>>,
 }
@@ -143,6 +160,7 @@ impl Engine {
             params: Default::default(),
             eval: Default::default(),
             sandbox: None,
+            held: None,
             stop_requested: Arc::new(AtomicBool::new(false)),
             worker: None,
         }
@@ -337,7 +355,7 @@ impl Engine {
 
     /// Whether a search is running.
     pub fn searching(&self) -> bool {
-        self.worker.as_ref().is_some_and(|w| !w.is_finished())
+        self.held.is_some() || self.worker.as_ref().is_some_and(|w| !w.is_finished())
     }
 
     /// Starts a search on its own thread. `on_info` gets each iteration, `on_done` the
@@ -365,12 +383,36 @@ impl Engine {
             threads = threads.min(s.threads);
         }
         let pos = *self.game.position();
-        let keys = self.game.keys().to_vec();
         let shared = Arc::clone(&self.shared);
         let stop_req = Arc::clone(&self.stop_requested);
         stop_req.store(false, Ordering::SeqCst);
         shared.stop.store(false, Ordering::SeqCst);
         shared.pondering.store(limits.ponder, Ordering::SeqCst);
+        if self.sandbox.is_some_and(|s| s.inline) {
+            let result = search(
+                &pos,
+                self.game.keys(),
+                &limits,
+                &shared,
+                threads,
+                &mut |i| on_info(&pos, i),
+            );
+            let held = Held {
+                pos,
+                result,
+                on_done,
+                infinite: limits.infinite,
+            };
+            // Nothing can stop it or hit the ponder move while it runs here, so the
+            // answer waits for exactly what a search thread's would wait for.
+            if limits.infinite || limits.ponder {
+                self.held = Some(held);
+            } else {
+                (held.on_done)(&held.pos, held.result);
+            }
+            return Ok(());
+        }
+        let keys = self.game.keys().to_vec();
         let handle = std::thread::Builder::new()
             .name("search".into())
             .stack_size(64 << 20)
@@ -421,16 +463,104 @@ impl Engine {
         if let Some(w) = self.worker.take() {
             let _ = w.join();
         }
+        self.release_held();
     }
 
-    /// Asks the search to stop without waiting.
-    pub fn request_stop(&self) {
+    /// Asks the search to stop without waiting (an inline search's held result is
+    /// reported now).
+    pub fn request_stop(&mut self) {
         self.stop_requested.store(true, Ordering::SeqCst);
         self.shared.stop.store(true, Ordering::SeqCst);
+        self.release_held();
     }
 
     /// The opponent played the expected move: the ponder search goes on as a real one.
-    pub fn ponderhit(&self) {
+    pub fn ponderhit(&mut self) {
         self.shared.pondering.store(false, Ordering::SeqCst);
+        if self.held.as_ref().is_some_and(|h| !h.infinite) {
+            self.release_held();
+        }
+    }
+
+    /// Reports an inline search's held result, if any.
+    fn release_held(&mut self) {
+        if let Some(h) = self.held.take() {
+            (h.on_done)(&h.pos, h.result);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::mpsc::{channel, Receiver};
+
+    /// A sandboxed engine searching inline, and where its results arrive (with the
+    /// thread that reported them).
+    fn inline_go(limits: Limits) -> (Engine, Receiver<(std::thread::ThreadId, SearchResult)>) {
+        let mut e = Engine::sandboxed(Variants::builtin(), Sandbox::FUZZ);
+        let (tx, rx) = channel();
+        e.go(
+            limits,
+            Box::new(|_, _| {}),
+            Box::new(move |_, r| {
+                let _ = tx.send((std::thread::current().id(), r));
+            }),
+        )
+        .unwrap();
+        (e, rx)
+    }
+
+    #[test]
+    fn an_inline_search_has_reported_when_go_returns() {
+        let (e, rx) = inline_go(Limits::default());
+        let (thread, r) = rx.try_recv().expect("reported before go returned");
+        assert_eq!(thread, std::thread::current().id());
+        assert!(r.best.is_some());
+        assert!(r.depth <= Sandbox::FUZZ.depth, "depth {}", r.depth);
+        assert!(!e.searching());
+    }
+
+    #[test]
+    fn an_inline_infinite_search_answers_at_stop() {
+        let infinite = Limits {
+            infinite: true,
+            ..Limits::default()
+        };
+        let (mut e, rx) = inline_go(infinite.clone());
+        assert!(rx.try_recv().is_err(), "an infinite search waits for stop");
+        assert!(e.searching());
+        e.ponderhit();
+        assert!(rx.try_recv().is_err(), "ponderhit does not end it");
+        e.stop();
+        assert!(rx.try_recv().unwrap().1.best.is_some());
+        assert!(!e.searching());
+        let (mut e, rx) = inline_go(infinite);
+        e.request_stop();
+        assert!(rx.try_recv().is_ok(), "request_stop reports it too");
+    }
+
+    #[test]
+    fn an_inline_ponder_search_answers_at_ponderhit() {
+        let (mut e, rx) = inline_go(Limits {
+            ponder: true,
+            ..Limits::default()
+        });
+        assert!(
+            rx.try_recv().is_err(),
+            "a ponder search waits for ponderhit"
+        );
+        e.ponderhit();
+        assert!(rx.try_recv().unwrap().1.best.is_some());
+        e.stop();
+        assert!(rx.try_recv().is_err(), "reported once");
+    }
+
+    #[test]
+    fn a_sandboxed_bench_keeps_to_the_sandbox() {
+        let (nodes, _) =
+            crate::bench::run_in(&Variants::builtin(), 9, Some(Sandbox::FUZZ)).unwrap();
+        let most = crate::bench::BENCH.len() as u64 * Sandbox::FUZZ.nodes;
+        assert!(nodes > 0 && nodes <= most, "{nodes} nodes, at most {most}");
     }
 }

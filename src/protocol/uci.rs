@@ -409,7 +409,7 @@ pub fn handle(engine: &mut Engine, raw: &str) -> bool {
         "bench" => {
             engine.stop();
             let depth = engine.capped_depth(rest.parse::<i32>().unwrap_or(9).clamp(1, 30));
-            match crate::bench::run(engine.variants(), depth) {
+            match crate::bench::run_in(engine.variants(), depth, engine.sandbox()) {
                 Ok((n, nps)) => {
                     out(&format!("{n} nodes"));
                     out(&format!("{nps} nps"));

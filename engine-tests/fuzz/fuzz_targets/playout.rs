@@ -18,11 +18,12 @@ fuzz_target!(|data: &[u8]| {
     }
     let v = common::variant(data[0]);
     let start = common::start(v, u16::from_le_bytes([data[1], data[2]]));
+    common::check_position(&start);
     let mut g = Game::new(start);
     let mut list = MoveList::new();
+    // Each later position is checked by `play_checked` as it is reached.
     for &b in &data[3..] {
         let p = *g.position();
-        common::check_position(&p);
         if g.outcome().is_some() {
             break;
         }

@@ -10,7 +10,9 @@ use crate::rules::variant::*;
 
 /// SAN of a legal move `m` in `pos`, with the variant forms of docs/notation.md.
 pub fn san(pos: &Position, m: Move) -> String {
-    let mut s = san_core(pos, m);
+    let mut list = MoveList::new();
+    pos.legal_moves(&mut list);
+    let mut s = san_core(pos, m, &list);
     let after = pos.after(m);
     let v = pos.variant();
     if v.goal == Goal::KingCapture {
@@ -29,7 +31,9 @@ pub fn san(pos: &Position, m: Move) -> String {
     s
 }
 
-fn san_core(pos: &Position, m: Move) -> String {
+/// SAN of `m` without the check mark; `legal` is the legal moves of `pos` (given, so
+/// that parsing, which prints every legal move, generates them once).
+fn san_core(pos: &Position, m: Move, legal: &MoveList) -> String {
     let v = pos.variant();
     let from = m.from();
     let to = m.to();
@@ -83,9 +87,7 @@ fn san_core(pos: &Position, m: Move) -> String {
     // A sentry capture names only the victim (its landing square, `aux`, is not
     // written, and an edge capture looks like any other).
     let sentry = |t: MoveType| matches!(t, MoveType::SentryCapture | MoveType::SentryEdge);
-    let mut list = MoveList::new();
-    pos.legal_moves(&mut list);
-    let rivals: Vec<Square> = list
+    let rivals: Vec<Square> = legal
         .iter()
         .filter(|&&o| {
             o.from() != from
@@ -134,7 +136,7 @@ pub fn parse_san(pos: &Position, token: &str) -> Result<Move, MoveError> {
     pos.legal_moves(&mut list);
     let mut found = None;
     for &m in list.iter() {
-        if clean(&san_core(pos, m)) == want {
+        if clean(&san_core(pos, m, &list)) == want {
             if found.is_some() {
                 return Err(MoveError(format!("ambiguous move '{}'", token.trim())));
             }

@@ -28,20 +28,23 @@ pub fn build(v: &Variant, params: super::params::Params) -> Tables {
 }
 
 thread_local! {
-    static CACHE: RefCell<Option<(usize, Rc<Tables>)>> = const { RefCell::new(None) };
+    // One entry per variant used on this thread: a session that switches variants
+    // (or `bench`, which visits them all) builds each one's tables once.
+    static CACHE: RefCell<Vec<(usize, Rc<Tables>)>> = const { RefCell::new(Vec::new()) };
 }
 
 /// Runs `f` with the tables of `v` (built on first use in this thread).
 #[inline]
 pub fn with_tables<R>(v: &Variant, f: impl FnOnce(&Tables) -> R) -> R {
+    // Variants are never freed (`Variants::load` leaks them), so an address names one.
     let id = v as *const Variant as usize;
     let t = CACHE.with(|c| {
         let mut c = c.borrow_mut();
-        match &*c {
-            Some((k, t)) if *k == id => Rc::clone(t),
-            _ => {
+        match c.iter().find(|(k, _)| *k == id) {
+            Some((_, t)) => Rc::clone(t),
+            None => {
                 let t = Rc::new(build(v, super::params::for_variant(v)));
-                *c = Some((id, Rc::clone(&t)));
+                c.push((id, Rc::clone(&t)));
                 t
             }
         }

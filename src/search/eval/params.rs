@@ -348,12 +348,16 @@ fn apply(text: &str, name: &str, p: &mut Params) -> Result<(), String> {
     let Some(s) = secs.iter().find(|s| s.name == name) else {
         return Ok(());
     };
+    // Each name printed once, not once per key: a search thread builds its tables
+    // from this, so it runs at every `go`.
+    let index: std::collections::HashMap<String, usize> =
+        (0..NPARAMS).map(|i| (self::name(i), i)).collect();
     for s in chain(&secs, s).map_err(|e| e.to_string())?.iter().rev() {
         for (key, e) in &s.keys {
             let ln = e.line;
             let val = &e.value;
-            let i = (0..NPARAMS)
-                .find(|&i| self::name(i) == *key)
+            let i = *index
+                .get(key.as_str())
                 .ok_or_else(|| format!("line {ln}: unknown weight '{key}'"))?;
             let nums: Vec<i32> = val
                 .split_whitespace()
