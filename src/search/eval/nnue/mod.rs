@@ -465,11 +465,7 @@ mod tests {
         // The same weights spread over the full size, zeros in the units past `h`.
         let pad = |rows: &[i16]| -> Vec<i16> {
             rows.chunks(h)
-                .flat_map(|r| {
-                    r.iter()
-                        .copied()
-                        .chain(std::iter::repeat(0).take(HIDDEN - h))
-                })
+                .flat_map(|r| r.iter().copied().chain(std::iter::repeat_n(0, HIDDEN - h)))
                 .collect()
         };
         let full = write(
