@@ -110,11 +110,13 @@ pub fn xboard_move_full(pos: &Position, m: Move) -> String {
 /// same move: the ones the engine may play over CECP without the two sides of the
 /// protocol parting.
 pub fn xboard_writable(pos: &Position) -> Vec<Move> {
-    let mut list = MoveList::new();
-    pos.legal_moves(&mut list);
-    list.iter()
-        .copied()
-        .filter(|&m| parse_xboard_move(pos, &xboard_move(pos, m)) == Ok(m))
+    // One table of every move's forms serves all the read-backs: parsing each text
+    // on its own generated the moves and their forms again per move.
+    let table = forms_table(pos);
+    table
+        .iter()
+        .map(|&(m, _)| m)
+        .filter(|&m| read_back(pos, &table, &xboard_move(pos, m)) == Some(m))
         .filter(|&m| !castling_xboard_misreads(pos, m))
         .collect()
 }
@@ -192,44 +194,53 @@ fn accepted_forms(pos: &Position, m: Move) -> Vec<String> {
     v
 }
 
-/// Parses a move sent by XBoard (or in move text, docs/notation.md).
-pub fn parse_xboard_move(pos: &Position, token: &str) -> Result<Move, String> {
-    let want = token.trim().replace('=', "").to_ascii_lowercase();
-    if want.is_empty() {
-        return Err("empty move".into());
-    }
+/// Each legal move of `pos` with the texts (lower case) it is accepted as.
+fn forms_table(pos: &Position) -> Vec<(Move, Vec<String>)> {
     let mut list = MoveList::new();
     pos.legal_moves(&mut list);
+    list.iter()
+        .map(|&m| {
+            let forms = accepted_forms(pos, m)
+                .into_iter()
+                .map(|f| f.to_ascii_lowercase())
+                .collect();
+            (m, forms)
+        })
+        .collect()
+}
+
+/// The move of `table` that `token` names as XBoard writes it, else as move text.
+fn read_back(pos: &Position, table: &[(Move, Vec<String>)], token: &str) -> Option<Move> {
+    let want = token.trim().replace('=', "").to_ascii_lowercase();
+    // Prefer the move that keeps a lancer's facing (a user's castling = keep).
+    let keeps = |m: Move| match (m.move_type(), m.facing()) {
+        (MoveType::Castle, Some(f)) => f == pos.facing_at(m.to()),
+        _ => true,
+    };
     let mut found: Option<Move> = None;
-    for &m in list.iter() {
-        if accepted_forms(pos, m)
-            .iter()
-            .any(|f| f.to_ascii_lowercase() == want)
-        {
-            // Prefer the move that keeps a lancer's facing (a user's castling = keep).
-            let keeps = |m: Move| match (m.move_type(), m.facing()) {
-                (MoveType::Castle, Some(f)) => f == pos.facing_at(m.to()),
-                _ => true,
-            };
+    for (m, forms) in table {
+        if forms.iter().any(|f| *f == want) {
             match found {
-                None => found = Some(m),
-                Some(old) if !keeps(old) && keeps(m) => found = Some(m),
+                None => found = Some(*m),
+                Some(old) if !keeps(old) && keeps(*m) => found = Some(*m),
                 _ => {}
             }
         }
     }
-    if let Some(m) = found {
-        return Ok(m);
+    found.or_else(|| parse_move(pos, token).ok())
+}
+
+/// Parses a move sent by XBoard (or in move text, docs/notation.md).
+pub fn parse_xboard_move(pos: &Position, token: &str) -> Result<Move, String> {
+    if token.trim().replace('=', "").is_empty() {
+        return Err("empty move".into());
     }
-    parse_move(pos, token).map_err(|_| {
-        let mut l = MoveList::new();
-        pos.legal_moves(&mut l);
-        if l.is_empty() {
-            "no legal moves".to_string()
-        } else {
-            "not a legal move".to_string()
-        }
-    })
+    let table = forms_table(pos);
+    match read_back(pos, &table, token) {
+        Some(m) => Ok(m),
+        None if table.is_empty() => Err("no legal moves".into()),
+        None => Err("not a legal move".into()),
+    }
 }
 
 #[cfg(test)]
