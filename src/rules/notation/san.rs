@@ -136,6 +136,15 @@ pub fn parse_san(pos: &Position, token: &str) -> Result<Move, MoveError> {
     pos.legal_moves(&mut list);
     let mut found = None;
     for &m in list.iter() {
+        // A move whose SAN names its destination cannot match a token without it;
+        // skipping those spares printing (and disambiguating) most of the moves.
+        let names_square = !matches!(
+            m.move_type(),
+            MoveType::Pass | MoveType::Drop | MoveType::Castle
+        );
+        if names_square && !want.contains(square_name(m.to()).as_str()) {
+            continue;
+        }
         if clean(&san_core(pos, m, &list)) == want {
             if found.is_some() {
                 return Err(MoveError(format!("ambiguous move '{}'", token.trim())));
