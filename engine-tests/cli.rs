@@ -927,6 +927,19 @@ fn datagen_and_tune() {
         assert!(!s.pos.in_check(), "a quiet position: {}", s.pos.efen());
         assert!([0.0, 0.5, 1.0].contains(&s.result));
     }
+    // The WDL fit reads the same records (docs/protocols.md, Data files).
+    let fit = Command::new("python3")
+        .args(["engine-tests/scripts/wdl_fit.py", data_s])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("python3 runs");
+    let scored = samples.iter().filter(|s| s.score.abs() <= 2000.0).count();
+    let text = String::from_utf8_lossy(&fit.stdout);
+    assert!(
+        text.contains(&format!("0 PGN games, {scored} scored positions")),
+        "{text}{}",
+        String::from_utf8_lossy(&fit.stderr)
+    );
     // One thread, four games, then a rerun to six: the same file.
     let one = dir.join("one.data");
     let one_s = one.to_str().unwrap();

@@ -8,11 +8,12 @@ most likely: the mover wins with chance 1/(1+exp((a-x)/b)) and loses with chance
 1/(1+exp((a+x)/b)), a = a0 + a1*m + a2*m^2, b = b0 + b1*m + b2*m^2,
 m = min(ply, 240)/64.
 
-It also reads `lancer datagen` files (any file not ending in .pgn): each line
-`EFEN | result | score` gives the position's ply (from the EFEN's side to move and
-move number) and the search's score from White's view, turned to the mover's.
+It also reads `lancer datagen` files (any file not ending in .pgn): the binary
+records (`LDT1`, docs/protocols.md, Data files) or the older text lines
+`EFEN | result | score`. Each position gives its ply (from its side to move and move
+number) and the search's score from White's view, turned to the mover's.
 
-Usage: wdl_fit.py GAMES.pgn|DATAGEN.txt [MORE ...]
+Usage: wdl_fit.py GAMES.pgn|DATAGEN.data|DATAGEN.txt [MORE ...]
 Prints the variants.ini line, the fit's likelihood and a table of observed against
 modelled win/draw/loss rates. Make the games with self-play, for example:
 
@@ -23,6 +24,7 @@ modelled win/draw/loss rates. Make the games with self-play, for example:
 """
 import math
 import re
+import struct
 import sys
 from collections import defaultdict
 
@@ -84,6 +86,34 @@ def datagen_samples(text):
         x = float(parts[2])
         result = RESULTS[parts[1]]
         yield ply, x if white else -x, result if white else 1 - result
+
+
+def binary_samples(data):
+    """Yields (ply, score for the mover, result for the mover) of each position of a
+    binary data file (header `LDT1`); a cut tail (a killed run) is left out."""
+    n = data[4]
+    at = 5 + n + 18
+    while at < len(data) and data[at] == ord("G"):
+        try:
+            _game, res, count = struct.unpack_from("<IBH", data, at + 1)
+            at += 8
+            white_result = res / 2.0
+            found = []
+            for _ in range(count):
+                (score,) = struct.unpack_from("<h", data, at)
+                occupied = struct.unpack_from("<Q", data, at + 2)[0]
+                at += 10 + bin(occupied).count("1")
+                flags = data[at]
+                black = flags & 1
+                half, full = struct.unpack_from("<HH", data, at + 6)
+                at += 10
+                if flags & 2:
+                    at += 1 + 2 * data[at]
+                ply = 2 * (full - 1) + black
+                found.append((ply, -score if black else score, 1 - white_result if black else white_result))
+        except (struct.error, IndexError):
+            return
+        yield from found
 
 
 def model(p, ply, x):
@@ -152,15 +182,17 @@ def main():
     bins = defaultdict(lambda: [0, 0, 0])
     n_games = n = 0
     for path in sys.argv[1:]:
-        with open(path, encoding="utf-8") as fh:
-            text = fh.read()
-        if path.endswith(".pgn"):
+        with open(path, "rb") as fh:
+            raw = fh.read()
+        if raw[:4] == b"LDT1":
+            found = list(binary_samples(raw))
+        elif path.endswith(".pgn"):
             found = []
-            for tags, body in games(text):
+            for tags, body in games(raw.decode("utf-8", errors="replace")):
                 n_games += 1
                 found.extend(samples(tags, body))
         else:
-            found = list(datagen_samples(text))
+            found = list(datagen_samples(raw.decode("utf-8", errors="replace")))
         for ply, x, r in found:
             if abs(x) > MAX_SCORE:
                 continue
