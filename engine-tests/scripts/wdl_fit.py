@@ -13,9 +13,10 @@ records (`LDT1`, docs/protocols.md, Data files) or the older text lines
 `EFEN | result | score`. Each position gives its ply (from its side to move and move
 number) and the search's score from White's view, turned to the mover's.
 
-Usage: wdl_fit.py GAMES.pgn|DATAGEN.data|DATAGEN.txt [MORE ...]
+Usage: wdl_fit.py [--model "a0 a1 a2 b0 b1 b2"] GAMES.pgn|DATAGEN.data|DATAGEN.txt [MORE ...]
 Prints the variants.ini line, the fit's likelihood and a table of observed against
-modelled win/draw/loss rates. Make the games with self-play, for example:
+modelled win/draw/loss rates; with --model, first the given model's log-loss on the
+same moves (the model in use, to compare with the refit). Make the games with self-play, for example:
 
     lancer openings --variant V --count 150 --plies 8 --seed 21 > V.epd
     lancer match -engine cmd=lancer name=a -engine cmd=lancer name=b \\
@@ -177,11 +178,18 @@ def nelder_mead(f, x0, step, iters=3000):
 
 
 def main():
-    if len(sys.argv) < 2:
+    args = sys.argv[1:]
+    given = None
+    if len(args) >= 2 and args[0] == "--model":
+        given = [float(c) for c in args[1].split()]
+        if len(given) != 6:
+            sys.exit("--model needs six numbers: a0 a1 a2 b0 b1 b2")
+        args = args[2:]
+    if not args:
         sys.exit(__doc__)
     bins = defaultdict(lambda: [0, 0, 0])
     n_games = n = 0
-    for path in sys.argv[1:]:
+    for path in args:
         with open(path, "rb") as fh:
             raw = fh.read()
         if raw[:4] == b"LDT1":
@@ -201,6 +209,8 @@ def main():
             n += 1
     if n == 0:
         sys.exit("no scored moves found")
+    if given:
+        print(f"given model: mean log-loss {nll(given, bins) / n:.4f}")
     k = 3  # a quadratic in m: a line fits late endgames badly, a cubic gains little
     x0 = [250.0] + [0.0] * (k - 1) + [100.0] + [0.0] * (k - 1)
     p, v = nelder_mead(lambda p: nll(p, bins), x0, [60.0] + [30.0] * (k - 1) + [30.0] + [15.0] * (k - 1), 6000)
