@@ -726,7 +726,10 @@ fn unknown_and_unimplemented_arguments_are_refused() {
             &["-each", "bookdepth=4"][..],
             "bookdepth= is not implemented",
         ),
-        (&["-each", "ponder"][..], "ponder is not implemented"),
+        (
+            &["-each", "ponder=maybe"][..],
+            "ponder: 'maybe' is not true/false",
+        ),
         (&["-each", "trust"][..], "trust is not implemented"),
         (
             &["-each", "restart=off"][..],
@@ -768,6 +771,204 @@ fn unknown_and_unimplemented_arguments_are_refused() {
         );
         assert!(out.is_empty(), "{extra:?}: nothing is played: {out}");
     }
+}
+
+/// The lines `-debug` shows going to or coming from engine `name` (without the time
+/// stamps): `>name: line` and `<name: line`.
+fn traffic<'a>(out: &'a str, name: &str) -> Vec<&'a str> {
+    let (to, from) = (format!(">{name}: "), format!("<{name}: "));
+    out.lines()
+        .filter_map(|l| l.split_once(' ').map(|(_, rest)| rest))
+        .filter(|l| l.starts_with(&to) || l.starts_with(&from))
+        .collect()
+}
+
+/// `ponder` (cutechess's engine flag): lancer over UCI and lancer over CECP both
+/// ponder through two games. The UCI engine gets `Ponder`, `go ponder` after its moves,
+/// and `ponderhit` or `stop` at the opponent's; the CECP engine gets `hard` and stays out
+/// of force mode (one `go` a game), so that its pondering is not cut off.
+#[test]
+fn lancer_ponders_over_uci_and_cecp() {
+    let me = format!("cmd={}", lancer());
+    let (out, err, ok) = run_match(&[
+        "-engine",
+        &me,
+        "name=u",
+        "proto=uci",
+        "-engine",
+        &me,
+        "name=x",
+        "proto=xboard",
+        "-each",
+        "tc=1+0.01",
+        "ponder",
+        "-games",
+        "2",
+        "-debug",
+    ]);
+    assert_clean_match("ponder", &out, &err, ok, 2);
+    let u = traffic(&out, "u");
+    assert_eq!(
+        u.iter()
+            .filter(|l| **l == ">u: setoption name Ponder value true")
+            .count(),
+        2,
+        "{out}"
+    );
+    let ponders = u
+        .iter()
+        .filter(|l| l.starts_with(">u: go ponder wtime "))
+        .count();
+    let answers = u
+        .iter()
+        .filter(|l| **l == ">u: ponderhit" || **l == ">u: stop")
+        .count();
+    assert!(ponders >= 4, "{ponders} go ponder: {out}");
+    // Every ponder search ends with ponderhit or stop: at the opponent's move, or at
+    // the end of the game.
+    assert_eq!(answers, ponders, "{out}");
+    // The move after a ponderhit is timed from the ponderhit: no forfeit above, and
+    // the answer is the engine's move.
+    for (i, l) in u.iter().enumerate() {
+        if *l == ">u: ponderhit" {
+            let next = u[i + 1..].iter().find(|l| !l.starts_with("<u: info"));
+            assert!(
+                next.is_some_and(|n| n.starts_with("<u: bestmove ")),
+                "{out}"
+            );
+        }
+    }
+    let x = traffic(&out, "x");
+    assert_eq!(x.iter().filter(|l| **l == ">x: hard").count(), 2, "{out}");
+    assert!(!x.contains(&">x: easy"), "{out}");
+    assert!(
+        x.iter().filter(|l| **l == ">x: go").count() <= 2,
+        "one go a game, then usermove alone: {out}"
+    );
+    // Without `ponder`, CECP engines get `easy` and UCI engines no `go ponder`.
+    let (out, err, ok) = run_match(&[
+        "-engine",
+        &me,
+        "name=u",
+        "-engine",
+        &me,
+        "name=x",
+        "proto=xboard",
+        "-each",
+        "tc=1+0.01",
+        "-maxmoves",
+        "4",
+        "-debug",
+    ]);
+    assert_clean_match("no ponder", &out, &err, ok, 1);
+    assert!(
+        out.contains(">x: easy\n") && !out.contains("go ponder"),
+        "{out}"
+    );
+}
+
+/// Pondering with scripted engines: hits, a miss (`stop`, its bestmove dropped, then
+/// the usual `go`), the game ending while an engine ponders (`stop` before `quit`),
+/// ponder moves that are illegal or absent (no pondering), an engine without the
+/// `Ponder` option or in a game without a clock (no pondering), and engines that never
+/// answer a `go ponder` (the game goes on: a time loss, or a kill at the end).
+#[test]
+fn ponder_hits_misses_and_the_end_of_a_game() {
+    if !have_python() {
+        assert!(std::env::var_os("CI").is_none(), "CI needs python3");
+        eprintln!("skipped: no python3");
+        return;
+    }
+    // Engine a and b, with -each fields (default tc=1+0.01) and more options.
+    let play = |a: &str, b: &str, extra: &[&str]| {
+        let (fa, fb) = (fake(a), fake(b));
+        let mut args = vec!["-engine", &fa, "name=a", "-engine", &fb, "name=b"];
+        args.extend(["-each", "proto=uci", "ponder"]);
+        let (fields, options) = extra.split_at(
+            extra
+                .iter()
+                .position(|e| e.starts_with('-'))
+                .unwrap_or(extra.len()),
+        );
+        args.extend(if fields.is_empty() {
+            &["tc=1+0.01"][..]
+        } else {
+            fields
+        });
+        args.push("-debug");
+        args.extend(options);
+        let t = std::time::Instant::now();
+        let (out, err, ok) = run_match(&args);
+        assert!(ok, "{a} vs {b}: {out}\n{err}");
+        assert!(out.contains("Finished match"), "{a} vs {b}: {out}");
+        assert!(t.elapsed().as_secs() < 20, "{a} vs {b} took too long");
+        out
+    };
+    // Hits: both predict the other's knight move. After three moves each the game is
+    // adjudicated while a ponders: it gets stop, answers, and only then quit.
+    let out = play("ponder", "ponder", &["-maxmoves", "3"]);
+    assert!(out.contains("{Draw by adjudication}"), "{out}");
+    let a = traffic(&out, "a");
+    assert!(a.contains(&">a: setoption name Ponder value true"), "{out}");
+    assert!(
+        a.contains(&">a: position startpos moves g1f3 g8f6")
+            && a.iter()
+                .any(|l| l.starts_with(">a: go ponder wtime ") && l.ends_with(" winc 10 binc 10")),
+        "{out}"
+    );
+    assert_eq!(
+        a.iter().filter(|l| **l == ">a: ponderhit").count(),
+        2,
+        "{out}"
+    );
+    let tail: Vec<&str> = a[a.len() - 3..].to_vec();
+    assert_eq!(
+        tail,
+        [">a: stop", "<a: bestmove f3g1 ponder f6g8", ">a: quit"],
+        "{out}"
+    );
+    // A miss: b expects b1c3, a plays f3g1.
+    let out = play("cycle 0 g1f3 f3g1", "ponderwith b1c3", &[]);
+    let b = traffic(&out, "b");
+    let i = b.iter().position(|l| *l == ">b: stop").expect("stop");
+    assert_eq!(
+        b[i..i + 3],
+        [
+            ">b: stop",
+            "<b: bestmove f6g8 ponder b1c3",
+            ">b: position startpos moves g1f3 g8f6 f3g1",
+        ],
+        "{out}"
+    );
+    assert!(b[i + 3].starts_with(">b: go wtime "), "{out}");
+    assert!(!out.contains("ponderhit"), "{out}");
+    // No pondering: an illegal ponder move, none at all, no Ponder option, no clock.
+    for (engine, extra) in [
+        ("ponderwith e2e5", &[][..]),
+        ("ponderwith banana", &[][..]),
+        ("cycle 0 g1f3 f3g1", &[][..]),
+        ("pondernooption", &[][..]),
+        ("ponder", &["tc=inf", "nodes=1000", "-maxmoves", "3"][..]),
+    ] {
+        let out = play(engine, engine, extra);
+        assert!(!out.contains("go ponder"), "{engine} {extra:?}: {out}");
+        assert!(!out.contains(": stop"), "{engine} {extra:?}: {out}");
+        assert!(!out.contains("loses on time"), "{engine} {extra:?}: {out}");
+        if engine == "pondernooption" || extra.contains(&"tc=inf") {
+            assert!(!out.contains("Ponder value"), "{engine} {extra:?}: {out}");
+        }
+    }
+    // A fixed time a move ponders with it.
+    let out = play("ponder", "ponder", &["st=1", "-maxmoves", "2"]);
+    assert!(out.contains(">a: go ponder movetime 1000\n"), "{out}");
+    // An engine that never answers a go ponder: at a hit it loses on time; at the end
+    // of the game it is ended without its answer.
+    let out = play("ponder", "ponderdeaf", &[]);
+    assert!(out.contains("1-0 {Black loses on time}"), "{out}");
+    let out = play("ponderdeaf", "ponder", &["-maxmoves", "1"]);
+    assert!(out.contains("{Draw by adjudication}"), "{out}");
+    let a = traffic(&out, "a");
+    assert_eq!(a[a.len() - 2..], [">a: stop", ">a: quit"], "{out}");
 }
 
 /// Issue 15: a match cut short by an engine failure, or by an engine that cannot

@@ -11,18 +11,46 @@ say TEXT - answers every go with bestmove TEXT
 sayinfo INFO TEXT - reports "info depth 1 INFO", then answers bestmove TEXT
 cycle CP M1 M2 ... - reports score cp CP and plays its moves in turn, round and round
 variantpath - knows UCI_Variant lighthouse only once option VariantPath is set (as
-    Fairy-Stockfish); plays a2a3 in Lighthouse and e2e4 (illegal there) in chess"""
+    Fairy-Stockfish); plays a2a3 in Lighthouse and e2e4 (illegal there) in chess
+ponder - declares the Ponder option and moves a knight out and back (g1f3 f3g1 as
+    White, g8f6 f6g8 as Black), naming the other side's knight move as its ponder
+    move; `go ponder` is answered at ponderhit or stop
+ponderwith TEXT - the same, always naming TEXT as the ponder move
+ponderdeaf - as ponder, but never answers a `go ponder` (nor ponderhit or stop)
+pondernooption - as ponder, without declaring the Ponder option"""
 import sys, time
+
+PONDER_MODES = ("ponder", "ponderwith", "ponderdeaf", "pondernooption")
+
+
+def knight_move(plies):
+    """The knight route's move at ply `plies` of a game from the start."""
+    route = ["g1f3", "f3g1"] if plies % 2 == 0 else ["g8f6", "f6g8"]
+    return route[(plies // 2) % 2]
+
+
+def ponder_answer():
+    played = len(position.split(" moves ")[1].split()) if " moves " in position else 0
+    expected = sys.argv[2] if mode == "ponderwith" else knight_move(played + 1)
+    return "bestmove %s ponder %s" % (knight_move(played), expected)
+
 
 mode = sys.argv[1] if len(sys.argv) > 1 else "illegal"
 position = ""
 variant_path = False
 variant = "chess"
+pondering = False
 for line in sys.stdin:
     cmd = line.strip()
     if cmd == "uci":
         print("id name fake-" + mode)
+        if mode in PONDER_MODES and mode != "pondernooption":
+            print("option name Ponder type check default false")
         print("uciok", flush=True)
+    elif cmd in ("ponderhit", "stop"):
+        if pondering and mode != "ponderdeaf":
+            print(ponder_answer(), flush=True)
+        pondering = False
     elif cmd == "isready":
         print("readyok", flush=True)
     elif cmd.startswith("setoption name VariantPath value "):
@@ -36,7 +64,13 @@ for line in sys.stdin:
     elif cmd.startswith("position"):
         position = cmd
     elif cmd.startswith("go"):
-        if mode == "limits":
+        if mode in PONDER_MODES:
+            if cmd.startswith("go ponder"):
+                pondering = True
+            else:
+                print("info depth 1 score cp 0", flush=True)
+                print(ponder_answer(), flush=True)
+        elif mode == "limits":
             ok = cmd == (sys.argv[2] if len(sys.argv) > 2 else "go depth 5 nodes 1234")
             white = "moves" not in position
             print("bestmove " + (("e2e4" if white else "e7e5") if ok else "e2e5"), flush=True)

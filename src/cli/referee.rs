@@ -8,7 +8,7 @@ use clap::Args;
 #[derive(Args, Debug)]
 #[command(after_help = "\
 Engine fields (-engine, -each): cmd= name= proto=uci|xboard dir= arg= option.X=Y initstr=
-  tc=moves/time+inc|inf st= timemargin= nodes= plies=|depth= whitepov restart=on
+  tc=moves/time+inc|inf st= timemargin= nodes= plies=|depth= whitepov ponder restart=on
 Options: -variant V -tournament round-robin|gauntlet -games N -rounds N -repeat
   -concurrency N -openings file= format=epd|pgn order=random|sequential plies= start=
   -pgnout F [min] [fi] -sprt elo0= elo1= alpha= beta= -ratinginterval N -maxmoves N

@@ -539,6 +539,7 @@ fn engine_config<'a>(
         initstr: Vec::new(),
         white_pov: false,
         debug,
+        ponder: false,
     };
     for (k, v) in fields {
         engine_field(&mut cfg, k, v)?;
@@ -628,11 +629,13 @@ fn engine_field(cfg: &mut EngineConfig, k: &str, v: &str) -> Result<(), String> 
                 "no opening books; use -openings file=F format=epd|pgn",
             ))
         }
+        // cutechess's flag; `ponder=true|on|false|off` as well.
         "ponder" => {
-            return Err(unimplemented(
-                "ponder",
-                "engines think only on their own time",
-            ))
+            cfg.ponder = match v {
+                "" | "true" | "on" => true,
+                "false" | "off" => false,
+                _ => return Err(format!("ponder: '{v}' is not true/false")),
+            }
         }
         "trust" => {
             return Err(unimplemented(
@@ -649,4 +652,47 @@ fn engine_field(cfg: &mut EngineConfig, k: &str, v: &str) -> Result<(), String> 
         _ => return Err(format!("unknown engine field '{k}'")),
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(extra: &[&str]) -> Result<MatchConfig, String> {
+        let mut args = vec![
+            "-engine", "cmd=a", "name=a", "-engine", "cmd=b", "name=b", "-each", "tc=1",
+        ];
+        args.extend_from_slice(extra);
+        parse_args(&args.iter().map(|s| s.to_string()).collect::<Vec<_>>())
+    }
+
+    #[test]
+    fn ponder_is_a_flag_of_each_engine() {
+        let ponders = |c: MatchConfig| c.engines.iter().map(|e| e.ponder).collect::<Vec<_>>();
+        assert_eq!(ponders(parse(&[]).unwrap()), [false, false]);
+        assert_eq!(ponders(parse(&["ponder"]).unwrap()), [true, true]);
+        for on in ["ponder=true", "ponder=on"] {
+            assert_eq!(ponders(parse(&[on]).unwrap()), [true, true], "{on}");
+        }
+        let c = parse(&["-engine", "cmd=c", "name=c", "ponder", "proto=xboard"]).unwrap();
+        assert_eq!(ponders(c), [false, false, true]);
+        // `-each` comes first: an engine's own field overrides it.
+        let c = parse_args(
+            &[
+                "-engine",
+                "cmd=a",
+                "ponder=off",
+                "-engine",
+                "cmd=b",
+                "-each",
+                "tc=1",
+                "ponder",
+            ]
+            .map(String::from),
+        )
+        .unwrap();
+        assert_eq!(ponders(c), [false, true]);
+        let e = parse(&["ponder=maybe"]).unwrap_err();
+        assert!(e.contains("ponder: 'maybe' is not true/false"), "{e}");
+    }
 }

@@ -37,6 +37,9 @@ pub struct EngineConfig {
     pub white_pov: bool,
     /// `-debug`: every line to and from the engine is printed.
     pub debug: bool,
+    /// `ponder`: the engine thinks on the opponent's time (UCI `go ponder`, CECP
+    /// `hard`) in timed games.
+    pub ponder: bool,
 }
 
 /// When the referee started (the time stamps of `-debug` lines).
@@ -54,6 +57,12 @@ pub struct Clock {
     pub per_move: Option<i64>,
     /// `tc=inf`: no clock is sent; only `nodes=`/`plies=` bound the search.
     pub infinite: bool,
+}
+
+/// Whether a UCI `option` line declares the `Ponder` option.
+fn is_ponder_option(line: &str) -> bool {
+    let t: Vec<&str> = line.split_whitespace().collect();
+    t.len() >= 4 && t[0] == "option" && t[1] == "name" && t[2] == "Ponder" && t[3] == "type"
 }
 
 /// What cutechess sends a CECP engine as the time of a `tc=inf` game: `st` at the
@@ -86,6 +95,17 @@ pub struct EngineProcess {
     /// lancer) then travel in move text (docs/notation.md, "Move text") both ways.
     pub full_text: bool,
     started_moves: usize,
+    /// UCI: the engine declared the `Ponder` option (cutechess ponders only then).
+    can_ponder: bool,
+    /// This game is pondered: `ponder` was asked for, the game is timed, and a UCI
+    /// engine has the `Ponder` option.
+    ponder_game: bool,
+    /// UCI: a `go ponder` runs on this expected reply (its move text).
+    pondering: Option<String>,
+    /// CECP: the engine has left force mode (a `go` was sent this game); a pondering
+    /// engine then gets the opponent's move as cutechess sends it, without `force`
+    /// and `go`, so that its pondering goes on.
+    playing: bool,
 }
 
 /// Scores the referee keeps are centipawns, except mates: ±(`MATE_SCORE` − plies to
@@ -143,8 +163,9 @@ fn read_uci_info(line: &str, score: &mut Option<i32>, depth: &mut Option<i32>) {
     }
 }
 
-/// An engine's move text, with the last score and depth it reported.
-type Reply = (String, Option<i32>, Option<i32>);
+/// An engine's move text, with the last score and depth it reported and its ponder
+/// move (UCI).
+type Reply = (String, Option<i32>, Option<i32>, Option<String>);
 
 /// The answer to one `go`.
 #[derive(Debug, Clone)]
@@ -154,6 +175,8 @@ pub struct EngineMove {
     pub score: Option<i32>,
     pub depth: Option<i32>,
     pub elapsed_ms: i64,
+    /// The reply the engine expects (UCI `bestmove M ponder P`), when it ponders.
+    pub ponder: Option<String>,
 }
 
 /// CECP `edit` mode commands that set up an XBoard FEN, for engines without
@@ -254,6 +277,10 @@ impl EngineProcess {
             full_text: false,
             setboard: true,
             started_moves: 0,
+            can_ponder: false,
+            ponder_game: false,
+            pondering: None,
+            playing: false,
         };
         e.handshake(variant)
             .map_err(|err| format!("{}: handshake failed: {err:?}", config.name))?;
@@ -296,7 +323,15 @@ impl EngineProcess {
         match self.config.proto {
             Proto::Uci => {
                 self.send("uci");
-                while self.recv(deadline)? != "uciok" {}
+                loop {
+                    let l = self.recv(deadline)?;
+                    if l == "uciok" {
+                        break;
+                    }
+                    if is_ponder_option(&l) {
+                        self.can_ponder = true;
+                    }
+                }
                 // The engine's own options first, as cutechess sends them: an option
                 // may define what the variant means (Fairy-Stockfish's VariantPath
                 // must come before `UCI_Variant lighthouse`). The variant follows
@@ -358,9 +393,20 @@ impl EngineProcess {
         tc_moves: u32,
     ) {
         self.started_moves = 0;
+        self.playing = false;
+        self.pondering = None;
+        // Pondering applies to timed games (`tc=` or `st=`), not to `tc=inf` nor to
+        // node- or depth-limited ones.
+        let timed = !clock.infinite && self.config.nodes.is_none() && self.config.plies.is_none();
+        self.ponder_game =
+            self.config.ponder && timed && (self.config.proto == Proto::Xboard || self.can_ponder);
         match self.config.proto {
             Proto::Uci => {
                 self.send("ucinewgame");
+                // As cutechess: only to an engine that declared the option.
+                if self.ponder_game {
+                    self.send("setoption name Ponder value true");
+                }
                 let _ = variant;
             }
             Proto::Xboard => {
@@ -401,6 +447,8 @@ impl EngineProcess {
                     self.send(&format!("sd {d}"));
                 }
                 self.send("post");
+                // As cutechess: `hard` lets the engine ponder on its own, `easy` not.
+                self.send(if self.ponder_game { "hard" } else { "easy" });
             }
         }
     }
@@ -423,20 +471,32 @@ impl EngineProcess {
             .saturating_add(1000)
             .min(1 << 40);
         let deadline = t0 + Duration::from_millis(wait);
-        let (text, score, depth) = match self.config.proto {
-            Proto::Uci => self.go_uci(start, moves, white, mine, theirs, deadline)?,
-            Proto::Xboard => self.go_cecp(moves, mine, theirs, deadline)?,
+        let ((text, score, depth, ponder), hit) = match self.config.proto {
+            Proto::Uci => match self.pondering.take() {
+                Some(expected) => {
+                    self.go_after_ponder(start, moves, white, mine, theirs, &expected, deadline)?
+                }
+                None => (
+                    self.go_uci(start, moves, white, mine, theirs, deadline)?,
+                    None,
+                ),
+            },
+            Proto::Xboard => (self.go_cecp(moves, mine, theirs, deadline)?, None),
         };
+        // After a ponder hit the clock runs from `ponderhit`: the thinking before it
+        // was on the opponent's time.
+        let t0 = hit.unwrap_or(t0);
         Ok(EngineMove {
             text,
             score,
             depth,
             elapsed_ms: t0.elapsed().as_millis() as i64,
+            ponder: ponder.filter(|_| self.ponder_game),
         })
     }
 
     /// A UCI move: `position`, `go`, then `info` lines up to `bestmove`. Returns the
-    /// move text and the last score and depth reported.
+    /// move text, the last score and depth reported and the ponder move.
     fn go_uci(
         &mut self,
         start: Option<&str>,
@@ -446,6 +506,14 @@ impl EngineProcess {
         theirs: &Clock,
         deadline: Instant,
     ) -> Result<Reply, EngineError> {
+        self.send_position(start, moves);
+        let go = self.uci_go(white, mine, theirs);
+        self.send(&go);
+        self.read_bestmove(deadline, None, None)
+    }
+
+    /// UCI `position startpos|fen EFEN [moves ...]`.
+    fn send_position(&mut self, start: Option<&str>, moves: &[String]) {
         let pos = match start {
             Some(f) => format!("position fen {f}"),
             None => "position startpos".into(),
@@ -455,9 +523,85 @@ impl EngineProcess {
         } else {
             self.send(&format!("{pos} moves {}", moves.join(" ")));
         }
+    }
+
+    /// Starts a UCI engine pondering after its move: the game's moves (`moves`, the
+    /// expected reply last, in move text) and `go ponder` with the clocks as they
+    /// stand, as cutechess sends them. `mine` is the engine's clock, `white` its side.
+    pub fn ponder(
+        &mut self,
+        start: Option<&str>,
+        moves: &[String],
+        white: bool,
+        mine: &Clock,
+        theirs: &Clock,
+    ) {
+        let Some(expected) = moves.last() else {
+            return;
+        };
+        if self.config.proto != Proto::Uci || !self.ponder_game {
+            return;
+        }
+        self.pondering = Some(expected.clone());
+        self.send_position(start, moves);
         let go = self.uci_go(white, mine, theirs);
-        self.send(&go);
+        self.send(&format!("go ponder{}", &go[2..]));
+    }
+
+    /// The move of a UCI engine that pondered on `expected`: `ponderhit` when the
+    /// opponent played it (the clock starts then), else `stop`, its `bestmove`
+    /// dropped, and the usual `position` and `go`. An engine that answered before
+    /// either (it must not) has its answer dropped and gets the usual `go` too, as
+    /// under cutechess. Returns the reply and, for a hit, when `ponderhit` was sent.
+    #[allow(clippy::too_many_arguments)]
+    fn go_after_ponder(
+        &mut self,
+        start: Option<&str>,
+        moves: &[String],
+        white: bool,
+        mine: &Clock,
+        theirs: &Clock,
+        expected: &str,
+        deadline: Instant,
+    ) -> Result<(Reply, Option<Instant>), EngineError> {
+        // What the ponder search has said so far (its lines are about this position
+        // when the move was the expected one).
         let (mut score, mut depth) = (None, None);
+        let mut answered = false;
+        loop {
+            match self.recv(Instant::now()) {
+                Ok(l) => match l.split_whitespace().next() {
+                    Some("info") if l.contains(" currmove ") => {}
+                    Some("info") => read_uci_info(&l, &mut score, &mut depth),
+                    Some("bestmove") => answered = true,
+                    _ => {}
+                },
+                Err(EngineError::Timeout) => break,
+                Err(e) => return Err(e),
+            }
+        }
+        if !answered && moves.last().map(String::as_str) == Some(expected) {
+            let hit = Instant::now();
+            self.send("ponderhit");
+            return Ok((self.read_bestmove(deadline, score, depth)?, Some(hit)));
+        }
+        if !answered {
+            self.send("stop");
+            self.read_bestmove(deadline, None, None)?;
+        }
+        Ok((
+            self.go_uci(start, moves, white, mine, theirs, deadline)?,
+            None,
+        ))
+    }
+
+    /// Reads `info` lines up to `bestmove` (scores and depths after `score`/`depth`).
+    fn read_bestmove(
+        &mut self,
+        deadline: Instant,
+        mut score: Option<i32>,
+        mut depth: Option<i32>,
+    ) -> Result<Reply, EngineError> {
         loop {
             let l = self.recv(deadline)?;
             let mut t = l.split_whitespace();
@@ -470,7 +614,11 @@ impl EngineProcess {
                     let m = t
                         .next()
                         .ok_or_else(|| EngineError::Protocol("bestmove without a move".into()))?;
-                    return Ok((m.to_string(), score, depth));
+                    let ponder = match (t.next(), t.next()) {
+                        (Some("ponder"), Some(p)) => Some(p.to_string()),
+                        _ => None,
+                    };
+                    return Ok((m.to_string(), score, depth, ponder));
                 }
                 _ => {}
             }
@@ -486,23 +634,24 @@ impl EngineProcess {
         theirs: &Clock,
         deadline: Instant,
     ) -> Result<Reply, EngineError> {
-        self.send("force");
-        for m in &moves[self.started_moves.min(moves.len())..] {
-            let m = m.clone();
-            if self.usermove {
-                self.send(&format!("usermove {m}"));
-            } else {
-                self.send(&m);
+        let new = &moves[self.started_moves.min(moves.len())..];
+        if self.ponder_game && self.playing && new.len() == 1 {
+            // As cutechess with an engine out of force mode: the clocks, then the
+            // opponent's move, which the engine answers; `force` would end its
+            // pondering.
+            self.send_clocks(mine, theirs);
+            self.send_usermove(&new[0]);
+            self.started_moves = moves.len();
+        } else {
+            self.send("force");
+            for m in new {
+                self.send_usermove(m);
             }
+            self.started_moves = moves.len();
+            self.send_clocks(mine, theirs);
+            self.send("go");
+            self.playing = true;
         }
-        self.started_moves = moves.len();
-        if mine.infinite {
-            self.send(&format!("time {CECP_INFINITE}"));
-        } else if mine.per_move.is_none() {
-            self.send(&format!("time {}", (mine.left / 10).max(1)));
-            self.send(&format!("otim {}", (theirs.left / 10).max(1)));
-        }
-        self.send("go");
         let (mut score, mut depth) = (None, None);
         loop {
             let l = self.recv(deadline)?;
@@ -513,7 +662,7 @@ impl EngineProcess {
                         .get(1)
                         .ok_or_else(|| EngineError::Protocol("move without a move".into()))?;
                     self.started_moves += 1;
-                    return Ok((m.to_string(), score, depth));
+                    return Ok((m.to_string(), score, depth, None));
                 }
                 Some(w) if w.starts_with("Illegal") => {
                     return Err(EngineError::Protocol(l.clone()));
@@ -529,6 +678,36 @@ impl EngineProcess {
                 _ => {}
             }
         }
+    }
+
+    fn send_usermove(&mut self, m: &str) {
+        if self.usermove {
+            self.send(&format!("usermove {m}"));
+        } else {
+            self.send(m);
+        }
+    }
+
+    /// CECP `time` and `otim` (centiseconds), as cutechess sends them before a move.
+    fn send_clocks(&mut self, mine: &Clock, theirs: &Clock) {
+        if mine.infinite {
+            self.send(&format!("time {CECP_INFINITE}"));
+        } else if mine.per_move.is_none() {
+            self.send(&format!("time {}", (mine.left / 10).max(1)));
+            self.send(&format!("otim {}", (theirs.left / 10).max(1)));
+        }
+    }
+
+    /// Ends a UCI engine's pondering (the game is over): `stop`, and its `bestmove`
+    /// read and dropped; an engine that does not answer within its time margin and a
+    /// second is left to `quit` (and the kill after it).
+    fn stop_pondering(&mut self) {
+        if self.pondering.take().is_none() {
+            return;
+        }
+        self.send("stop");
+        let wait = self.config.timemargin.saturating_add(1000).min(60_000);
+        let _ = self.read_bestmove(Instant::now() + Duration::from_millis(wait), None, None);
     }
 
     /// The UCI `go` line, as cutechess writes it: `movetime` for a fixed time a move,
@@ -570,6 +749,7 @@ impl EngineProcess {
 
     /// Ends the engine: `quit`, then a kill if it does not exit soon.
     pub fn quit(mut self) {
+        self.stop_pondering();
         self.send("quit");
         let deadline = Instant::now() + Duration::from_millis(500);
         while Instant::now() < deadline {

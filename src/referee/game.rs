@@ -385,7 +385,50 @@ fn play_out(
         if let Some(end) = adjudicator.after_move(&moves.game, side, em.score) {
             return Some(end);
         }
+        if let Some(p) = em.ponder {
+            if adjudicator.before_move(&moves.game).is_none() {
+                let eng = engines[si].as_mut()?;
+                ponder(
+                    eng,
+                    moves,
+                    &fens.efen,
+                    side,
+                    &clocks[si],
+                    &clocks[1 - si],
+                    &p,
+                );
+            }
+        }
     }
+}
+
+/// Sets a UCI engine pondering on `expected`, the reply it named after its move,
+/// as cutechess does: not when the reply is illegal (or not a move) or ends the
+/// game, nor when the game is over.
+fn ponder(
+    eng: &mut EngineProcess,
+    moves: &Moves,
+    start: &Option<String>,
+    side: Color,
+    mine: &Clock,
+    theirs: &Clock,
+    expected: &str,
+) {
+    if moves.game.outcome().is_some() {
+        return;
+    }
+    let pos = moves.game.position();
+    let Some(reply) = read_move(pos, expected, false) else {
+        return;
+    };
+    let mut after = moves.game.clone();
+    after.play(reply);
+    if after.outcome().is_some() {
+        return;
+    }
+    let mut list = moves.texts.clone();
+    list.push(move_text(pos, reply));
+    eng.ponder(start.as_deref(), &list, side == Color::White, mine, theirs);
 }
 
 /// An engine's move text read as cutechess reads it: SAN, or long algebraic once the

@@ -272,6 +272,7 @@ impl Session {
             if parse_xboard_move(g.position(), tok) == Ok(p) {
                 // Ponder hit: the search goes on as the real one.
                 self.pondering = None;
+                self.clock_start = std::time::Instant::now();
                 self.engine.ponderhit();
                 return;
             }

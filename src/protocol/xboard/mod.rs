@@ -82,6 +82,9 @@ pub struct Session {
     ponder: bool,
     /// The expected reply, played into the game while the engine ponders on it.
     pondering: Option<Move>,
+    /// When the engine's clock started for the search that is running (`go`, the
+    /// opponent's move, a ponder hit): what that move cost, for pondering after it.
+    clock_start: std::time::Instant,
     /// `option Full move text=1`: moves XBoard cannot express go out in move text.
     full_text: bool,
     /// The random setup last announced, while no move has been played from it.
@@ -158,6 +161,7 @@ impl Session {
             leg: None,
             ponder: false,
             pondering: None,
+            clock_start: std::time::Instant::now(),
             full_text: false,
             unplayed_setup: None,
         }
@@ -229,6 +233,7 @@ impl Session {
         self.cancel();
         let l = self.limits();
         self.thinking = true;
+        self.clock_start = std::time::Instant::now();
         self.start_search(l);
     }
 
@@ -332,12 +337,27 @@ impl Session {
             self.engine.undo();
             return;
         }
-        let mut l = self.limits();
-        l.ponder = true;
+        let l = self.ponder_limits(self.clock_start.elapsed().as_millis() as u64);
         self.gen += 1;
         self.thinking = true;
         self.pondering = Some(p);
         self.start_search(l);
+    }
+
+    /// The limits of a ponder search, after a move of the engine that took `used` ms:
+    /// its clock as it stands after that move (the last `time` less `used`, plus the
+    /// increment). On a ponder hit the search goes on as the real one, with no new
+    /// `time` to read, and must not think longer than that clock allows; its time
+    /// counts from the start of pondering, so the opponent's time it thinks on
+    /// shortens what it takes after the hit.
+    fn ponder_limits(&self, used: u64) -> Limits {
+        let mut l = self.limits();
+        l.ponder = true;
+        let us = self.engine.position().side().idx();
+        if let Some(t) = l.time[us] {
+            l.time[us] = Some(t.saturating_sub(used).saturating_add(self.inc_ms).max(1));
+        }
+        l
     }
 
     /// Ends pondering: the search is dropped and the expected reply taken back.
@@ -590,5 +610,27 @@ mod tests {
         assert!(s.pondering.is_none());
         assert_eq!(s.engine.game().moves().len(), 6);
         s.handle("quit");
+    }
+
+    #[test]
+    fn pondering_counts_the_time_of_the_move_just_made() {
+        let (tx, _rx) = channel();
+        let mut s = Session::new(Engine::new(), tx);
+        s.handle("new");
+        s.handle("level 0 1 0.5");
+        s.handle("time 3000");
+        s.handle("otim 2500");
+        // Black (the engine) to move after its own move and the expected reply.
+        s.engine
+            .play(parse_xboard_move(s.engine.position(), "e2e4").unwrap());
+        let l = s.ponder_limits(1200);
+        assert!(l.ponder);
+        assert_eq!(l.time[Color::Black.idx()], Some(30_000 - 1200 + 500));
+        assert_eq!(l.time[Color::White.idx()], Some(25_000));
+        assert_eq!(l.inc, [500, 500]);
+        // More than the clock: the least clock, not an underflow.
+        assert_eq!(s.ponder_limits(40_000).time[Color::Black.idx()], Some(500));
+        s.handle("st 2");
+        assert_eq!(s.ponder_limits(1200).movetime, Some(2000));
     }
 }
