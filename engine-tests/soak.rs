@@ -1,8 +1,11 @@
 //! The short soak for CI: `engine-tests/scripts/soak.sh 2` on the built binary, two
-//! games per variant at 1+0.01, UCI against CECP. Any illegal move, time forfeit,
-//! crash, protocol error or PGN that does not replay fails it. The long run
+//! games per variant, UCI against CECP, with the script's defaults: 2 threads an
+//! engine, pondering, a 16 MB table (and 1+0.05 when the busy search threads outnumber
+//! the cores, else 1+0.01). Any illegal move, time forfeit, crash, protocol error, PGN
+//! that does not replay or engine memory beyond its bound fails it. The long run
 //! (`soak.sh 20`, CONTRIBUTING.md "Reliability") is done by hand.
 
+use regex::Regex;
 use std::process::Command;
 
 #[test]
@@ -14,6 +17,11 @@ fn two_games_per_variant_without_a_forfeit() {
         .arg("2")
         .env("LANCER", env!("CARGO_BIN_EXE_lancer"))
         .env("SOAK_DIR", &dir)
+        .env_remove("THREADS")
+        .env_remove("PONDER")
+        .env_remove("HASH")
+        .env_remove("MEMORY")
+        .env_remove("MEM_MARGIN")
         .output()
         .expect("run soak.sh");
     let stdout = String::from_utf8_lossy(&out.stdout);
@@ -23,11 +31,20 @@ fn two_games_per_variant_without_a_forfeit() {
         .lines()
         .find(|l| l.starts_with("soak: "))
         .unwrap_or_else(|| panic!("no summary line; logs in {}", dir.display()));
-    assert_eq!(
-        summary,
-        "soak: 14 games, 0 time forfeits, 0 illegal moves, 0 crashes, 0 protocol errors, 0 PGNs not replayed",
-        "logs in {}",
-        dir.display()
+    let re = Regex::new(concat!(
+        r"^soak: 14 games, 0 time forfeits, 0 illegal moves, 0 crashes, 0 protocol errors, ",
+        r"0 PGNs not replayed; peak RSS (\d+) MB of (\d+) MB allowed \(in play (\d+) of (\d+)\), ",
+        r"Hash 16 MB, Threads 2, ponder on$"
+    ))
+    .unwrap();
+    let c = re
+        .captures(summary)
+        .unwrap_or_else(|| panic!("{summary}; logs in {}", dir.display()));
+    let n = |i: usize| c[i].parse::<u64>().unwrap();
+    assert!(n(1) > 0 && n(1) <= n(2), "{summary}");
+    assert!(
+        n(3) > 16 && n(3) <= n(4),
+        "the table is resident: {summary}"
     );
     assert!(out.status.success(), "logs in {}", dir.display());
     let _ = std::fs::remove_dir_all(&dir);

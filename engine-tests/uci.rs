@@ -97,6 +97,42 @@ fn movetime_is_spent_whole() {
     assert!(ms >= 900, "go movetime 1000 answered after {ms} ms");
 }
 
+/// A ponder search that has thought longer than time management would have let it
+/// (20 s on the clock: about 0.4 s a move, at most 1.7 s) answers `ponderhit` at once
+/// instead of finishing the iteration it is in (Stockfish's `stopOnPonderhit`); one
+/// hit early, before its time is spent, still thinks on.
+#[test]
+fn ponderhit_after_the_time_is_spent_answers_at_once() {
+    let mut s = Session::start(&["uci"]);
+    let best = Regex::new(r"^bestmove (\S+)").unwrap();
+    let ready = Regex::new("^readyok$").unwrap();
+    s.send("uci");
+    s.expect(&Regex::new("^uciok$").unwrap(), Duration::from_secs(10))
+        .unwrap();
+    s.send("setoption name Ponder value true");
+    s.send("position startpos moves e2e4 e7e5");
+    s.send("isready");
+    s.expect(&ready, Duration::from_secs(10)).unwrap();
+    s.send("go ponder wtime 20000 btime 20000");
+    std::thread::sleep(Duration::from_millis(1200));
+    let t = std::time::Instant::now();
+    s.send("ponderhit");
+    s.expect(&best, Duration::from_secs(20)).unwrap();
+    let late = t.elapsed().as_millis();
+    s.send("position startpos moves d2d4 d7d5");
+    s.send("isready");
+    s.expect(&ready, Duration::from_secs(10)).unwrap();
+    s.send("go ponder wtime 20000 btime 20000");
+    let t = std::time::Instant::now();
+    s.send("ponderhit");
+    s.expect(&best, Duration::from_secs(20)).unwrap();
+    let early = t.elapsed().as_millis();
+    s.send("quit");
+    s.finish().unwrap();
+    assert!(late < 150, "ponderhit after 1.2 s answered after {late} ms");
+    assert!(early >= 100, "an early ponderhit answered after {early} ms");
+}
+
 /// Issue 17: after the first second a search names each root move it starts
 /// (`info depth D currmove M currmovenumber N`, as Stockfish does); a shorter search
 /// sends none.

@@ -388,6 +388,7 @@ impl Engine {
         stop_req.store(false, Ordering::SeqCst);
         shared.stop.store(false, Ordering::SeqCst);
         shared.pondering.store(limits.ponder, Ordering::SeqCst);
+        shared.stop_on_ponderhit.store(false, Ordering::SeqCst);
         if self.sandbox.is_some_and(|s| s.inline) {
             let result = search(
                 &pos,
@@ -474,9 +475,13 @@ impl Engine {
         self.release_held();
     }
 
-    /// The opponent played the expected move: the ponder search goes on as a real one.
+    /// The opponent played the expected move: the ponder search goes on as a real one,
+    /// or stops now when its time management has already ended it.
     pub fn ponderhit(&mut self) {
         self.shared.pondering.store(false, Ordering::SeqCst);
+        if self.shared.stop_on_ponderhit.load(Ordering::SeqCst) {
+            self.shared.stop.store(true, Ordering::SeqCst);
+        }
         if self.held.as_ref().is_some_and(|h| !h.infinite) {
             self.release_held();
         }

@@ -36,6 +36,9 @@ pub struct Shared {
     pub stop: AtomicBool,
     /// True while pondering: time limits wait for `ponderhit`.
     pub pondering: AtomicBool,
+    /// Set by a ponder search whose time management would have ended it: `ponderhit`
+    /// then stops it at once.
+    pub stop_on_ponderhit: AtomicBool,
     pub(crate) nodes: AtomicU64,
     /// History tables kept between searches (one per thread that used them), so each
     /// move's search starts from what the game's earlier searches learnt.
@@ -51,6 +54,7 @@ impl Shared {
             tt: Tt::new(hash_mb),
             stop: AtomicBool::new(false),
             pondering: AtomicBool::new(false),
+            stop_on_ponderhit: AtomicBool::new(false),
             nodes: AtomicU64::new(0),
             histories: Mutex::new(Vec::new()),
         }

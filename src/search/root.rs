@@ -297,10 +297,13 @@ impl MainSearch<'_> {
 
     /// Whether another iteration is worth its time, after one that found `best`
     /// scoring `score` in `ms`: not after a mate `go mate` asked for, nor with a single legal
-    /// move on the clock, nor when time management says the time is spent.
+    /// move on the clock, nor when time management says the time is spent. A ponder
+    /// search goes on where time management would end it, but marks itself to end at
+    /// `ponderhit` (as Stockfish's `stopOnPonderhit`): else the iteration running at the
+    /// hit, deeper than a search on the clock would have started, runs to the hard limit.
     fn another_iteration(&mut self, score: i32, best: Move, ms: u64) -> bool {
         let limits = self.limits;
-        let pondering = self.shared.pondering.load(Ordering::Relaxed);
+        let pondering = self.shared.pondering.load(Ordering::SeqCst);
         if best == self.last_best {
             self.stable += 1;
         } else {
@@ -315,14 +318,13 @@ impl MainSearch<'_> {
         if self.root_moves == 1
             && !limits.infinite
             && limits.depth.is_none()
-            && !pondering
             && limits.time[self.pos.side().idx()].is_some()
         {
-            return false;
+            return pondering && self.end_at_ponderhit();
         }
         self.iter_scores.push(score);
         self.tot_changes = self.tot_changes / 2.0 + self.w.root.best_changes;
-        if !self.tm.timed() || self.tm.fixed || pondering {
+        if !self.tm.timed() || self.tm.fixed {
             return true;
         }
         let n = self.iter_scores.len();
@@ -341,7 +343,20 @@ impl MainSearch<'_> {
                 best_nodes as f64 / total as f64
             },
         };
-        self.tm.another_iteration(ms, &p)
+        let more = self.tm.another_iteration(ms, &p);
+        if more || !pondering {
+            return more;
+        }
+        self.end_at_ponderhit()
+    }
+
+    /// Marks a ponder search whose time is spent to end at `ponderhit`; true (another
+    /// iteration) while it still ponders. A `ponderhit` that came before the mark was
+    /// set did not see it (it reads the mark after clearing `pondering`, this reads
+    /// `pondering` after setting the mark), so the search ends here.
+    fn end_at_ponderhit(&self) -> bool {
+        self.shared.stop_on_ponderhit.store(true, Ordering::SeqCst);
+        self.shared.pondering.load(Ordering::SeqCst)
     }
 
     /// The answer, once every thread has stopped (`fallback` when no iteration

@@ -219,7 +219,7 @@ fn read_back(pos: &Position, table: &[(Move, Vec<String>)], token: &str) -> Opti
     };
     let mut found: Option<Move> = None;
     for (m, forms) in table {
-        if forms.iter().any(|f| *f == want) {
+        if forms.contains(&want) {
             match found {
                 None => found = Some(*m),
                 Some(old) if !keeps(old) && keeps(*m) => found = Some(*m),
