@@ -44,17 +44,13 @@ fn assert_clean_match(what: &str, out: &str, err: &str, ok: bool, games: usize) 
     assert!(out.contains("Finished match"), "{what}: {out}");
 }
 
-fn have_python() -> bool {
-    Command::new("python3")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success())
-}
-
 #[test]
 fn fake_engines_lose_with_the_reason() {
-    if !have_python() {
-        assert!(std::env::var_os("CI").is_none(), "CI needs python3");
+    if !common::tools_present(
+        "fake_engines_lose_with_the_reason",
+        &["python3"],
+        "apt install python3",
+    ) {
         return;
     }
     let me = format!("cmd={}", lancer());
@@ -93,9 +89,11 @@ fn fake_engines_lose_with_the_reason() {
 
 #[test]
 fn node_and_depth_limits_reach_the_engine() {
-    if !have_python() {
-        assert!(std::env::var_os("CI").is_none(), "CI needs python3");
-        eprintln!("skipped: no python3");
+    if !common::tools_present(
+        "node_and_depth_limits_reach_the_engine",
+        &["python3"],
+        "apt install python3",
+    ) {
         return;
     }
     let (out, err, ok) = run_match(&[
@@ -169,9 +167,11 @@ fn node_and_depth_limits_reach_the_engine() {
 /// sends none.
 #[test]
 fn infinite_time_control_sends_no_clock() {
-    if !have_python() {
-        assert!(std::env::var_os("CI").is_none(), "CI needs python3");
-        eprintln!("skipped: no python3");
+    if !common::tools_present(
+        "infinite_time_control_sends_no_clock",
+        &["python3"],
+        "apt install python3",
+    ) {
         return;
     }
     for (limits, go) in [
@@ -212,9 +212,11 @@ fn infinite_time_control_sends_no_clock() {
 /// with `Error (...)` plays on, as under cutechess-cli: an error is not a forfeit.
 #[test]
 fn cecp_errors_are_not_forfeits() {
-    if !have_python() {
-        assert!(std::env::var_os("CI").is_none(), "CI needs python3");
-        eprintln!("skipped: no python3");
+    if !common::tools_present(
+        "cecp_errors_are_not_forfeits",
+        &["python3"],
+        "apt install python3",
+    ) {
         return;
     }
     let f = format!(
@@ -249,9 +251,11 @@ fn cecp_errors_are_not_forfeits() {
 /// verdict here (docs/protocols.md, "Engine moves" of the match referee).
 #[test]
 fn move_text_verdicts_agree_with_cutechess() {
-    if !have_python() {
-        assert!(std::env::var_os("CI").is_none(), "CI needs python3");
-        eprintln!("skipped: no python3");
+    if !common::tools_present(
+        "move_text_verdicts_agree_with_cutechess",
+        &["python3"],
+        "apt install python3",
+    ) {
         return;
     }
     let accepted = ["e2e4", "e2e4!", "e2e4x", "Nf3", "Nf3+", "g1f3?"];
@@ -289,9 +293,11 @@ fn move_text_verdicts_agree_with_cutechess() {
 /// -resign and -draw count as cutechess counts (per engine move, with its score).
 #[test]
 fn resign_and_draw_adjudication() {
-    if !have_python() {
-        assert!(std::env::var_os("CI").is_none(), "CI needs python3");
-        eprintln!("skipped: no python3");
+    if !common::tools_present(
+        "resign_and_draw_adjudication",
+        &["python3"],
+        "apt install python3",
+    ) {
         return;
     }
     let play = |white_cp: &str, extra: &[&str]| {
@@ -464,8 +470,11 @@ fn temp_dir(tag: &str) -> std::path::PathBuf {
 /// them (Fairy-Stockfish knows `lighthouse` only once `VariantPath` is set).
 #[test]
 fn engine_options_come_before_the_variant() {
-    if !have_python() {
-        assert!(std::env::var_os("CI").is_none(), "CI needs python3");
+    if !common::tools_present(
+        "engine_options_come_before_the_variant",
+        &["python3"],
+        "apt install python3",
+    ) {
         return;
     }
     let me = format!("cmd={}", lancer());
@@ -874,9 +883,11 @@ fn lancer_ponders_over_uci_and_cecp() {
 /// answer a `go ponder` (the game goes on: a time loss, or a kill at the end).
 #[test]
 fn ponder_hits_misses_and_the_end_of_a_game() {
-    if !have_python() {
-        assert!(std::env::var_os("CI").is_none(), "CI needs python3");
-        eprintln!("skipped: no python3");
+    if !common::tools_present(
+        "ponder_hits_misses_and_the_end_of_a_game",
+        &["python3"],
+        "apt install python3",
+    ) {
         return;
     }
     // Engine a and b, with -each fields (default tc=1+0.01) and more options.
@@ -1001,8 +1012,11 @@ fn an_engine_failure_fails_the_match() {
         "{out}"
     );
     assert!(err.contains("error: the match was cut short"), "{err}");
-    if !have_python() {
-        assert!(std::env::var_os("CI").is_none(), "CI needs python3");
+    if !common::tools_present(
+        "an_engine_failure_fails_the_match",
+        &["python3"],
+        "apt install python3",
+    ) {
         return;
     }
     let crash = fake("crash");
@@ -1041,8 +1055,11 @@ fn an_engine_failure_fails_the_match() {
 /// comment; and `tc=inf` is the TimeControl `inf`.
 #[test]
 fn pgn_comments_as_cutechess_writes_them() {
-    if !have_python() {
-        assert!(std::env::var_os("CI").is_none(), "CI needs python3");
+    if !common::tools_present(
+        "pgn_comments_as_cutechess_writes_them",
+        &["python3"],
+        "apt install python3",
+    ) {
         return;
     }
     let dir = temp_dir("comments");
