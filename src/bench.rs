@@ -43,8 +43,9 @@ pub fn run(vs: &Variants, depth: i32) -> Result<(u64, u64), String> {
     run_in(vs, depth, None)
 }
 
-/// [`run`] in an engine bounded by `sandbox` (the table, nodes, threads and whether
-/// it searches inline are the sandbox's), as a sandboxed session's `bench` runs.
+/// [`run`] in an engine bounded by `sandbox` (the table, nodes, threads, positions
+/// and whether it searches inline are the sandbox's), as a sandboxed session's
+/// `bench` runs.
 pub fn run_in(vs: &Variants, depth: i32, sandbox: Option<Sandbox>) -> Result<(u64, u64), String> {
     let t0 = Instant::now();
     let nodes = search_each(vs, depth, "", sandbox, |i, name, nodes| {
@@ -76,7 +77,8 @@ fn search_each(
     engine.set_option("Move Overhead", Some("0"))?;
     engine.set_option("Ablation", Some(ablation))?;
     let mut nodes = Vec::new();
-    for (i, (name, efen, moves)) in BENCH.iter().enumerate() {
+    let positions = sandbox.map_or(BENCH.len(), |s| s.bench);
+    for (i, (name, efen, moves)) in BENCH.iter().enumerate().take(positions) {
         if vs.get(name).is_none() {
             return Err(format!("bench needs variant {name}"));
         }

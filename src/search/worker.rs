@@ -13,6 +13,11 @@ use crate::rules::Position;
 use std::sync::atomic::Ordering;
 use std::time::Instant;
 
+/// Nodes between polls of the stop flag and the clock (a power of two). At lancer's
+/// speed in the slower variants, 1,024 nodes could be 10 ms or more with the cores
+/// shared, enough to lose on time at 1+0.01; reading the clock costs far less.
+const POLL_NODES: u64 = 256;
+
 /// Buffers of one bank (one per ply).
 pub(crate) const BANK: usize = MAX_PLY + 4;
 
@@ -342,7 +347,7 @@ impl<'a> Worker<'a> {
             self.shared.stop.store(true, Ordering::Relaxed);
             return true;
         }
-        if self.nodes & 1023 == 0 {
+        if self.nodes & (POLL_NODES - 1) == 0 {
             if self.shared.stop.load(Ordering::Relaxed) {
                 st.stopped = true;
                 return true;
