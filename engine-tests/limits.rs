@@ -380,15 +380,56 @@ fn threads_up_to_the_cores() {
 
 /// Resident memory of a process in MB (Linux).
 fn rss_mb(pid: u32) -> Option<u64> {
+    status_mb(pid, "VmRSS:")
+}
+
+/// A memory figure of /proc/PID/status (`VmRSS:`, `VmHWM:`) in MB.
+fn status_mb(pid: u32, key: &str) -> Option<u64> {
     let st = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
     let kb: u64 = st
         .lines()
-        .find(|l| l.starts_with("VmRSS:"))?
+        .find(|l| l.starts_with(key))?
         .split_whitespace()
         .nth(1)?
         .parse()
         .ok()?;
     Some(kb / 1024)
+}
+
+/// The default 64 MB table is made only when first needed: a `Hash` set before
+/// `isready` is the only table the engine ever writes, so its peak memory stays far
+/// below 64 MB; without one, `isready` makes the default table.
+#[test]
+#[cfg(target_os = "linux")]
+fn the_default_table_waits_for_the_gui_hash() {
+    let start = variants().get("chess").unwrap().default_start_fen();
+    let start = Position::from_efen(variants().get("chess").unwrap(), &start).unwrap();
+    let mut s = uci();
+    let pid = s.child.id();
+    s.send("setoption name Hash value 8");
+    s.send("isready");
+    s.expect(&re("^readyok$"), ANSWER).unwrap();
+    s.send("ucinewgame");
+    s.send("position startpos");
+    s.send("go depth 9");
+    legal_bestmove(&mut s, &start, "Hash 8");
+    let peak = status_mb(pid, "VmHWM:").expect("VmHWM");
+    assert!(peak < 48, "Hash 8: peak {peak} MB");
+    s.send("quit");
+    no_errors(s);
+
+    let mut s = uci();
+    let pid = s.child.id();
+    let before = rss_mb(pid).expect("VmRSS");
+    s.send("isready");
+    s.expect(&re("^readyok$"), ANSWER).unwrap();
+    let after = rss_mb(pid).expect("VmRSS");
+    assert!(
+        before < 48 && after >= 64,
+        "{before} MB before isready, {after} after"
+    );
+    s.send("quit");
+    no_errors(s);
 }
 
 /// The table is the engine's only large allocation: resident memory follows `Hash`

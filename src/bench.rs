@@ -88,7 +88,7 @@ fn search_each(
         engine
             .set_position(fen, &moves)
             .map_err(|e| format!("bench position {}: {e}", i + 1))?;
-        engine.clear_hash();
+        engine.clear_hash()?;
         let limits = Limits {
             depth: Some(depth),
             multipv: 1,

@@ -24,15 +24,12 @@
 #
 # Memory: every second, while a match runs, the VmHWM (the process's peak resident
 # memory) and VmRSS of each engine (the children of `lancer match`) are read from
-# /proc/PID/status (Linux; needs pgrep and ps); the largest of each is reported. Two
-# bounds, measured on this commit (`go movetime 400` three times in each of five
-# variants: lancer's own memory is about 7 MB + 7 MB a search thread, 21 MB with two):
-#   - in play, VmRSS <= HASH + MEM_MARGIN: the table plus lancer's own memory
-#     (sampled from an engine's second second on, once the referee's Hash is set);
-#   - the peak, VmHWM <= max(HASH, 64) + MEM_MARGIN: lancer fills its 64 MB default
-#     table at start-up, before the referee's `setoption name Hash` replaces it, so
-#     every engine's VmHWM is at least about 70 MB (64 MB + 6 MB at start) whatever
-#     HASH is.
+# /proc/PID/status (Linux; needs pgrep and ps); the largest of each is reported. Both
+# are bounded by HASH + MEM_MARGIN, the table plus lancer's own memory (measured: about
+# 7 MB + 7 MB a search thread, 21 MB with two, `go movetime 400` three times in each
+# of five variants). lancer makes its default 64 MB table only when first needed
+# (isready, a new game, a search), so the referee's `setoption name Hash` or `memory`
+# before then is the only table an engine ever writes, and the peak is bounded too.
 #
 # LANCER=path uses that binary instead of building target/release/lancer; SOAK_DIR=dir
 # keeps the logs and PGNs there (default: a new temporary directory). The last line
@@ -128,7 +125,7 @@ crash=$((crash + panic))
 
 # The memory bounds (MB), see the head of this file.
 peak=$(mb $peak_kb) play=$(mb $play_kb)
-peak_limit=$(((hash > 64 ? hash : 64) + margin)) play_limit=$((hash + margin))
+peak_limit=$((hash + margin)) play_limit=$((hash + margin))
 overmem=0
 if [ "$memory" = 0 ]; then
   mem="memory not measured"

@@ -103,6 +103,8 @@ pub struct Engine {
     sandbox: Option<Sandbox>,
     /// The result of an inline infinite or pondering search, not yet reported.
     held: Option<Held>,
+    /// The table of `hash_mb` is still to be made (see [`Engine::with_variants`]).
+    table_pending: bool,
     stop_requested: Arc<AtomicBool>,
     worker: Option<JoinHandle<()>>,
 }
@@ -127,9 +129,15 @@ impl Engine {
         Engine::with_variants(Variants::builtin())
     }
 
-    /// An engine with the given variants, playing chess from the start.
+    /// An engine with the given variants, playing chess from the start. Its default
+    /// table is made when first needed (`isready`, a new game, a search), so a GUI's
+    /// `Hash` or `memory` sent before then is the only table ever written: otherwise
+    /// every engine's peak memory would be at least the default 64 MB.
     pub fn with_variants(variants: Variants) -> Engine {
-        Engine::with_table(variants, DEFAULT_HASH)
+        let mut e = Engine::with_table(variants, 1);
+        e.hash_mb = DEFAULT_HASH;
+        e.table_pending = true;
+        e
     }
 
     /// An engine bounded by `sandbox` from the start (its table is already the
@@ -165,6 +173,7 @@ impl Engine {
             eval: Default::default(),
             sandbox: None,
             held: None,
+            table_pending: false,
             stop_requested: Arc::new(AtomicBool::new(false)),
             worker: None,
         }
@@ -322,6 +331,7 @@ impl Engine {
     /// memory cannot be had, the error says so and the old table stays in use.
     pub fn set_hash(&mut self, mb: usize) -> Result<(), String> {
         self.stop();
+        self.table_pending = false;
         let most = self.sandbox.map_or(MAX_HASH, |s| s.hash_mb.min(MAX_HASH));
         let mb = mb.clamp(1, most);
         // The search thread has ended, so the table is normally ours alone; if a
@@ -345,10 +355,30 @@ impl Engine {
         self.sandbox.map_or(depth, |s| depth.min(s.depth))
     }
 
-    /// Clears the transposition table and the history tables (a new game).
-    pub fn clear_hash(&mut self) {
+    /// Makes the table of the size set if that was put off (see
+    /// [`Engine::with_variants`]). When the memory cannot be had, the error says so
+    /// and the small table in its place stays.
+    pub fn ensure_table(&mut self) -> Result<(), String> {
+        if !self.table_pending {
+            return Ok(());
+        }
+        let mb = self.hash_mb;
+        // What the table is if the default cannot be had.
+        self.hash_mb = self.shared.tt.bytes() >> 20;
+        self.set_hash(mb)
+    }
+
+    /// Clears the transposition table and the history tables (a new game), making
+    /// the table first if it was put off; an error as [`Engine::ensure_table`]'s.
+    pub fn clear_hash(&mut self) -> Result<(), String> {
         self.stop();
+        if self.table_pending {
+            // A table still to be made has never been searched with: making it is
+            // the clearing.
+            return self.ensure_table();
+        }
         self.shared.clear();
+        Ok(())
     }
 
     /// Clears the transposition table only; the history tables stay.
@@ -372,6 +402,9 @@ impl Engine {
         on_done: DoneSink,
     ) -> Result<(), String> {
         self.stop();
+        if let Err(e) = self.ensure_table() {
+            log::warn!("{e}");
+        }
         limits.move_overhead = self.move_overhead;
         limits.disabled = self.disabled;
         limits.params = self.params;

@@ -134,10 +134,7 @@ pub const OPTIONS: &[EngineOption] = &[
         name: "Clear Hash",
         kind: OptionKind::Button,
         shown: Shown::Everywhere,
-        set: |e, _| {
-            e.clear_hash();
-            Ok(())
-        },
+        set: |e, _| e.clear_hash(),
     },
     EngineOption {
         name: "Threads",

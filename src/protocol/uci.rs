@@ -383,13 +383,20 @@ pub fn handle(engine: &mut Engine, raw: &str) -> bool {
             }
             out(&UciMessage::UciOk.serialize());
         }
-        "isready" => out(&UciMessage::ReadyOk.serialize()),
+        "isready" => {
+            if let Err(e) = engine.ensure_table() {
+                error(&e);
+            }
+            out(&UciMessage::ReadyOk.serialize());
+        }
         "setoption" => match parse_setoption(line) {
             Some((name, value)) => set_option(engine, &name, value.as_deref()),
             None => error("setoption: expected 'setoption name <name> [value <value>]'"),
         },
         "ucinewgame" => {
-            engine.clear_hash();
+            if let Err(e) = engine.clear_hash() {
+                error(&e);
+            }
             engine.set_start(engine.start_position());
         }
         "position" => {

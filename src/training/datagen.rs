@@ -87,7 +87,7 @@ fn play(
         if tries > 1000 {
             return Err(format!("datagen: no balanced opening for game {g}"));
         }
-        engine.clear_hash();
+        engine.clear_hash()?;
         engine.set_start(start_position(v, Some(rng.gen()))?);
         let plies = cfg.plies + rng.gen_range(0..=1);
         let mut ok = true;

@@ -255,7 +255,9 @@ impl Session {
         self.analyzing = false;
         let _ = self.engine.set_variant("chess");
         self.engine.set_chess960(false);
-        self.engine.clear_hash();
+        if let Err(e) = self.engine.clear_hash() {
+            error(&e, "new");
+        }
         self.engine_side = Some(Color::Black);
         self.over = false;
         self.sd = None;
