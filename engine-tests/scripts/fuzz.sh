@@ -25,9 +25,12 @@ fi
 # comparison tracing that steers libFuzzer toward constants buys it nothing and cost
 # half its time; it is built without, in a target directory of its own (the flags
 # differ, so sharing one would rebuild everything at each switch).
-build=()
+# Its inputs also stop at 3 + 256 bytes (MAX_PLIES): longer ones would only be
+# mutated where nothing reads them.
+build=() lengths=()
 if [ "$target" = playout ]; then
   build=(--no-trace-compares --target-dir engine-tests/fuzz/target-nocmp)
+  lengths=(-max_len=259)
 fi
 # glibc serves the 8 MB history table that each fresh engine makes (uci, cecp) from
 # the heap and clears it; from mmap it comes zeroed, and only the pages a tiny search
@@ -40,4 +43,4 @@ export MALLOC_TRIM_THRESHOLD_=${MALLOC_TRIM_THRESHOLD_:-67108864}
 exec cargo +nightly fuzz run -s none "${build[@]}" --fuzz-dir engine-tests/fuzz "$target" \
   "engine-tests/fuzz/corpus/$target" "engine-tests/fuzz/seeds/$target" -- \
   -max_total_time="$secs" -timeout=20 -rss_limit_mb=2048 -close_fd_mask=1 \
-  -print_final_stats=1 "${dict[@]}" "$@"
+  -print_final_stats=1 "${dict[@]}" "${lengths[@]}" "$@"
