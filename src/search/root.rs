@@ -56,8 +56,6 @@ pub fn search(
         .unwrap_or(MAX_PLY as i32 - 1)
         .clamp(1, MAX_PLY as i32 - 1);
     let shared = &**shared;
-    let tm = time::TimeManager::new(limits, pos.side(), pos.game_ply());
-    let threads = search_threads(threads, limits, &tm);
     std::thread::scope(|s| {
         let mut helpers = Vec::new();
         for id in 1..threads.max(1) {
@@ -71,6 +69,7 @@ pub fn search(
                     .expect("spawn search thread"),
             );
         }
+        let tm = time::TimeManager::new(limits, pos.side(), pos.game_ply());
         let mut w = Worker::new(shared, limits, &keys, true, start, tm.maximum);
         w.use_net_of(pos.variant());
         w.report_to(on_info);
@@ -113,23 +112,6 @@ pub fn search(
 
 /// A helper thread of Lazy SMP: iterative deepening until the main thread stops,
 /// every other thread one ply ahead.
-/// The least hard limit (ms) for which a timed search starts its helper threads.
-const HELPERS_MIN_MS: u64 = 30;
-
-/// The threads a search runs on: `threads`, but one when the clock leaves it less
-/// than [`HELPERS_MIN_MS`]. Helpers take time to start and, at the end, to see the
-/// stop and be joined; with the cores shared (the opponent pondering) that is
-/// several milliseconds, more than a 10 ms increment can pay for on every move, and a
-/// search that short gains nothing from them. A ponder search keeps them: it runs
-/// until the opponent moves.
-fn search_threads(threads: usize, limits: &Limits, tm: &time::TimeManager) -> usize {
-    if limits.ponder || !tm.timed() || tm.maximum >= HELPERS_MIN_MS {
-        threads.max(1)
-    } else {
-        1
-    }
-}
-
 fn helper(
     pos: &Position,
     keys: &[u64],
@@ -394,41 +376,5 @@ impl MainSearch<'_> {
             depth,
             nodes,
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::rules::Color;
-
-    fn clock(ms: u64, ponder: bool) -> (Limits, time::TimeManager) {
-        let l = Limits {
-            time: [Some(ms), Some(ms)],
-            inc: [10, 10],
-            move_overhead: 10,
-            ponder,
-            ..Default::default()
-        };
-        let tm = time::TimeManager::new(&l, Color::White, 100);
-        (l, tm)
-    }
-
-    #[test]
-    fn a_search_of_a_few_milliseconds_runs_alone() {
-        let (l, tm) = clock(40, false);
-        assert!(tm.maximum < HELPERS_MIN_MS, "{tm:?}");
-        assert_eq!(search_threads(4, &l, &tm), 1);
-        let (l, tm) = clock(40, true);
-        assert_eq!(
-            search_threads(4, &l, &tm),
-            4,
-            "a ponder search keeps its helpers"
-        );
-        let (l, tm) = clock(60_000, false);
-        assert_eq!(search_threads(4, &l, &tm), 4);
-        let untimed = Limits::default();
-        assert_eq!(search_threads(3, &untimed, &time::TimeManager::UNTIMED), 3);
-        assert_eq!(search_threads(0, &untimed, &time::TimeManager::UNTIMED), 1);
     }
 }
