@@ -21,13 +21,6 @@ fn re(s: &str) -> Regex {
     Regex::new(s).unwrap()
 }
 
-fn uci() -> Session {
-    let mut s = Session::start(&["uci"]);
-    s.send("uci");
-    s.expect(&re("^uciok$"), ANSWER).unwrap();
-    s
-}
-
 /// Waits for `bestmove` and checks the move is legal in `pos`.
 fn legal_bestmove(s: &mut Session, pos: &Position, what: &str) -> String {
     let line = s
@@ -70,7 +63,7 @@ fn no_errors(s: Session) {
 
 #[test]
 fn go_depth_200_and_go_infinite_answer_stop() {
-    let mut s = uci();
+    let mut s = Session::uci();
     for v in [
         "chess",
         "fullcavalry",
@@ -173,7 +166,7 @@ fn long_game(variant: &str, plies: usize, seed: u64) -> Option<Vec<String>> {
 
 #[test]
 fn position_with_1200_plies_of_moves() {
-    let mut s = uci();
+    let mut s = Session::uci();
     for v in ["chess", "fullcavalry", "lighthouse"] {
         let moves = (0..20)
             .find_map(|seed| long_game(v, 1200, seed))
@@ -291,7 +284,7 @@ fn position_with_218_legal_moves() {
     let board = MOVES_218.split(' ').next().unwrap();
     assert_eq!(naive_white_moves(board), 218);
     assert_eq!(p.legal_move_count(), 218);
-    let mut s = uci();
+    let mut s = Session::uci();
     let pos = set_and_check(&mut s, "chess", MOVES_218, &[]);
     s.send("go perft 1");
     s.expect(&re("^Nodes searched: 218$"), ANSWER).unwrap();
@@ -334,7 +327,7 @@ fn full_lighthouse_hands() {
             30 * 3 + 24 + 3,
         ),
     ];
-    let mut s = uci();
+    let mut s = Session::uci();
     for (fen, want) in cases {
         let p = pos("lighthouse", fen);
         assert_eq!(p.legal_move_count(), want, "{fen}");
@@ -360,7 +353,7 @@ fn full_lighthouse_hands() {
 #[test]
 fn threads_up_to_the_cores() {
     let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
-    let mut s = uci();
+    let mut s = Session::uci();
     for threads in [2, cores.max(2)] {
         s.send(&format!("setoption name Threads value {threads}"));
         for v in ["chess", "eightpiece", "royalstandard", "lighthouse"] {
@@ -404,7 +397,7 @@ fn status_mb(pid: u32, key: &str) -> Option<u64> {
 fn the_default_table_waits_for_the_gui_hash() {
     let start = variants().get("chess").unwrap().default_start_fen();
     let start = Position::from_efen(variants().get("chess").unwrap(), &start).unwrap();
-    let mut s = uci();
+    let mut s = Session::uci();
     let pid = s.child.id();
     s.send("setoption name Hash value 8");
     s.send("isready");
@@ -418,7 +411,7 @@ fn the_default_table_waits_for_the_gui_hash() {
     s.send("quit");
     no_errors(s);
 
-    let mut s = uci();
+    let mut s = Session::uci();
     let pid = s.child.id();
     let before = rss_mb(pid).expect("VmRSS");
     s.send("isready");
@@ -437,7 +430,7 @@ fn the_default_table_waits_for_the_gui_hash() {
 #[test]
 #[cfg(target_os = "linux")]
 fn hash_bounds_memory() {
-    let mut s = uci();
+    let mut s = Session::uci();
     let pid = s.child.id();
     let start = set_and_check(
         &mut s,
@@ -480,7 +473,7 @@ fn efen_with_a_huge_empty_square_count_is_an_error() {
             );
         }
     }
-    let mut s = uci();
+    let mut s = Session::uci();
     s.send("position fen 1k34444444444444444444444444444/8/8/8/8/8/8/4K3 w - - 0 1");
     s.expect(
         &re("^info string error: position: bad EFEN: rank 8 is wider"),

@@ -16,13 +16,10 @@ fn uci_transcripts() {
 /// each best move accepted by the next `position`.
 #[test]
 fn six_plies_in_every_variant() {
-    let mut s = Session::start(&["uci"]);
+    let mut s = Session::uci();
     let best = Regex::new(r"^bestmove (\S+)").unwrap();
     let err = Regex::new(r"^info string error").unwrap();
     let readyok = Regex::new("^readyok$").unwrap();
-    s.send("uci");
-    s.expect(&Regex::new("^uciok$").unwrap(), Duration::from_secs(10))
-        .unwrap();
     for v in common::VARIANTS {
         s.send(&format!("setoption name UCI_Variant value {v}"));
         s.send("ucinewgame");
@@ -78,11 +75,8 @@ fn garbage_bytes_do_not_hurt() {
 /// Overhead`) rather than answering early. Before issue 15 lancer answered at ~0.58·N.
 #[test]
 fn movetime_is_spent_whole() {
-    let mut s = Session::start(&["uci"]);
+    let mut s = Session::uci();
     let best = Regex::new(r"^bestmove (\S+)").unwrap();
-    s.send("uci");
-    s.expect(&Regex::new("^uciok$").unwrap(), Duration::from_secs(10))
-        .unwrap();
     s.send("setoption name Move Overhead value 10");
     s.send("position startpos");
     s.send("isready");
@@ -103,12 +97,9 @@ fn movetime_is_spent_whole() {
 /// hit early, before its time is spent, still thinks on.
 #[test]
 fn ponderhit_after_the_time_is_spent_answers_at_once() {
-    let mut s = Session::start(&["uci"]);
+    let mut s = Session::uci();
     let best = Regex::new(r"^bestmove (\S+)").unwrap();
     let ready = Regex::new("^readyok$").unwrap();
-    s.send("uci");
-    s.expect(&Regex::new("^uciok$").unwrap(), Duration::from_secs(10))
-        .unwrap();
     s.send("setoption name Ponder value true");
     s.send("position startpos moves e2e4 e7e5");
     s.send("isready");
@@ -138,12 +129,9 @@ fn ponderhit_after_the_time_is_spent_answers_at_once() {
 /// sends none.
 #[test]
 fn current_move_lines_after_the_first_second() {
-    let mut s = Session::start(&["uci"]);
+    let mut s = Session::uci();
     let best = Regex::new(r"^bestmove (\S+)").unwrap();
     let cur = Regex::new(r"^info depth (\d+) currmove (\S+) currmovenumber (\d+)$").unwrap();
-    s.send("uci");
-    s.expect(&Regex::new("^uciok$").unwrap(), Duration::from_secs(10))
-        .unwrap();
     s.send("setoption name UCI_Variant value fullcavalry");
     s.send("position startpos");
     s.send("go movetime 300");
@@ -184,11 +172,8 @@ fn current_move_lines_after_the_first_second() {
 /// without it, none does. A mated side's line says all loss.
 #[test]
 fn show_wdl_follows_the_score() {
-    let mut s = Session::start(&["uci"]);
+    let mut s = Session::uci();
     let best = Regex::new(r"^bestmove").unwrap();
-    s.send("uci");
-    s.expect(&Regex::new("^uciok$").unwrap(), Duration::from_secs(10))
-        .unwrap();
     assert!(s
         .seen
         .iter()
@@ -243,11 +228,8 @@ fn show_wdl_follows_the_score() {
 /// single line it asked for.
 #[test]
 fn skill_levels_play_legal_moves_quickly() {
-    let mut s = Session::start(&["uci"]);
+    let mut s = Session::uci();
     let best = Regex::new(r"^bestmove (\S+)").unwrap();
-    s.send("uci");
-    s.expect(&Regex::new("^uciok$").unwrap(), Duration::from_secs(10))
-        .unwrap();
     for o in [
         "option name Skill Level type spin default 20 min 0 max 20",
         "option name UCI_LimitStrength type check default false",
@@ -308,13 +290,10 @@ fn skill_levels_play_legal_moves_quickly() {
 /// error line that keeps the values in use.
 #[test]
 fn search_params_change_the_search_and_bad_ones_are_refused() {
-    let mut s = Session::start(&["uci"]);
+    let mut s = Session::uci();
     let best = Regex::new(r"^bestmove ").unwrap();
     let nodes = Regex::new(r"^info depth 8 .* nodes (\d+) ").unwrap();
     let err = Regex::new(r"^info string error").unwrap();
-    s.send("uci");
-    s.expect(&Regex::new("^uciok$").unwrap(), Duration::from_secs(10))
-        .unwrap();
     let search = |s: &mut Session| -> u64 {
         s.send("ucinewgame");
         s.send("position startpos moves e2e4 e7e5 g1f3 b8c6");

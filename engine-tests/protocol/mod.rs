@@ -56,6 +56,15 @@ impl Session {
         }
     }
 
+    /// Starts `lancer uci` and waits (up to 10 s) for `uciok`.
+    pub fn uci() -> Session {
+        let mut s = Session::start(&["uci"]);
+        s.send("uci");
+        s.expect(&Regex::new("^uciok$").unwrap(), Duration::from_secs(10))
+            .unwrap();
+        s
+    }
+
     /// Sends raw bytes.
     pub fn send_bytes(&mut self, b: &[u8]) {
         let _ = self.stdin.write_all(b);

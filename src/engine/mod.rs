@@ -30,11 +30,10 @@ pub type DoneSink = Box<dyn FnOnce(&Position, SearchResult) + Send>;
 /// every search stops after `nodes` nodes and `depth` plies on at most `threads`
 /// threads, `go perft` and `bench` go no deeper than `depth`, `bench` searches only
 /// its first `bench` positions, the hash table is at most `hash_mb`, and no variants
-/// file is read. With `inline`, a search runs on
-/// the thread that calls [`Engine::go`] and has reported its result when `go`
-/// returns (an infinite or pondering search's result waits for `stop` or
-/// `ponderhit`, as it does on its own thread). Protocol behaviour is otherwise
-/// unchanged. A normal session has none.
+/// file is read. With `inline`, a search runs on the thread that calls
+/// [`Engine::go`] and has reported its result when `go` returns (an infinite or
+/// pondering search's result waits for `stop` or `ponderhit`, as it does on its own
+/// thread). Protocol behaviour is otherwise unchanged. A normal session has none.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Sandbox {
     pub nodes: u64,
