@@ -208,10 +208,12 @@ impl SearchParams {
     pub fn lmr_table(&self) -> Box<[[u8; 64]; 64]> {
         let base = f64::from(self.lmr_base) / 100.0;
         let div = f64::from(self.lmr_div) / 100.0;
+        // Each search thread makes its table at every `go`: 64 logarithms, not 8,000.
+        let ln: [f64; 64] = std::array::from_fn(|i| (i as f64).ln());
         let mut t = Box::new([[0u8; 64]; 64]);
         for (d, row) in t.iter_mut().enumerate().skip(1) {
             for (m, r) in row.iter_mut().enumerate().skip(1) {
-                *r = (base + (d as f64).ln() * (m as f64).ln() / div) as u8;
+                *r = (base + ln[d] * ln[m] / div) as u8;
             }
         }
         t

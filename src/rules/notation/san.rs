@@ -123,6 +123,13 @@ fn san_core(pos: &Position, m: Move, legal: &MoveList) -> String {
     s
 }
 
+/// Whether `text` contains the name of `sq` (no allocation: parsing runs this for every
+/// legal move).
+fn names(text: &[u8], sq: Square) -> bool {
+    let name = [b'a' + file_of(sq), b'1' + rank_of(sq)];
+    text.windows(2).any(|w| w == name)
+}
+
 /// Parses SAN (check marks, `x` and `=` optional) by matching the legal moves' SAN.
 pub fn parse_san(pos: &Position, token: &str) -> Result<Move, MoveError> {
     let clean = |t: &str| -> String {
@@ -142,7 +149,7 @@ pub fn parse_san(pos: &Position, token: &str) -> Result<Move, MoveError> {
             m.move_type(),
             MoveType::Pass | MoveType::Drop | MoveType::Castle
         );
-        if names_square && !want.contains(square_name(m.to()).as_str()) {
+        if names_square && !names(want.as_bytes(), m.to()) {
             continue;
         }
         if clean(&san_core(pos, m, &list)) == want {

@@ -91,6 +91,15 @@ fn normalize(tok: &str) -> String {
     tok.trim().replace('=', "").to_ascii_lowercase()
 }
 
+/// Whether lower-case `want` can be `m`'s text: every text but a drop's and a pass's
+/// begins with the from square, so most moves are ruled out without printing them.
+fn may_be_text_of(want: &[u8], m: Move) -> bool {
+    match m.move_type() {
+        MoveType::Pass | MoveType::Drop => true,
+        _ => want.starts_with(&[b'a' + file_of(m.from()), b'1' + rank_of(m.from())]),
+    }
+}
+
 /// Parses move text (docs/notation.md, `=` before a suffix allowed, any letter case) by matching
 /// it against the legal moves of `pos`.
 pub fn parse_move(pos: &Position, token: &str) -> Result<Move, MoveError> {
@@ -101,6 +110,9 @@ pub fn parse_move(pos: &Position, token: &str) -> Result<Move, MoveError> {
     let mut list = MoveList::new();
     pos.legal_moves(&mut list);
     for &m in list.iter() {
+        if !may_be_text_of(want.as_bytes(), m) {
+            continue;
+        }
         let text = move_text(pos, m);
         if text.to_ascii_lowercase() == want {
             return Ok(m);
