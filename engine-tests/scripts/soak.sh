@@ -17,10 +17,11 @@
 #
 # The default TC becomes 1+0.05 when the search threads busy at once (THREADS, twice
 # that with pondering: both engines search) outnumber the cores: the side to move
-# then shares the cores with the pondering engine, and its answer takes longer than
-# a 10 ms increment once its clock is spent (measured on 2 cores: a search with a
-# 14 ms limit answers in 15 ms median, 22 ms p90, while a 2-thread search runs), so
-# long games at 1+0.01 were lost on time for want of CPU, not by a fault.
+# then shares the cores with the pondering engine, and once its clock is spent its
+# answers come close to a 10 ms increment (a search with a 14 ms limit answers in
+# 15 ms median, 22 ms p90, while a 2-thread search runs). On a quiet machine 1+0.01
+# holds (1,001 games, 0 forfeits, Threads 2 and ponder on 2 cores); anything else
+# running costs games on time, so the default keeps a margin. Pass 1+0.01 for it.
 #
 # Memory: every second, while a match runs, the VmHWM (the process's peak resident
 # memory) and VmRSS of each engine (the children of `lancer match`) are read from
