@@ -110,6 +110,12 @@ pub fn step(sq: Square, dir: usize) -> Option<Square> {
     }
 }
 
+/// The two characters of a square's name on the 8x8 grid (`e4` as `b"e4"`), for
+/// comparing with text without making a string.
+pub const fn square_chars(sq: Square) -> [u8; 2] {
+    [b'a' + file_of(sq), b'1' + rank_of(sq)]
+}
+
 /// Name of a square, e.g. `e4`.
 pub fn square_name(sq: Square) -> String {
     format!("{}{}", (b'a' + file_of(sq)) as char, rank_of(sq) + 1)

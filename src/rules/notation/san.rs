@@ -126,7 +126,7 @@ fn san_core(pos: &Position, m: Move, legal: &MoveList) -> String {
 /// Whether `text` contains the name of `sq` (no allocation: parsing runs this for every
 /// legal move).
 fn names(text: &[u8], sq: Square) -> bool {
-    let name = [b'a' + file_of(sq), b'1' + rank_of(sq)];
+    let name = square_chars(sq);
     text.windows(2).any(|w| w == name)
 }
 

@@ -96,7 +96,7 @@ fn normalize(tok: &str) -> String {
 fn may_be_text_of(want: &[u8], m: Move) -> bool {
     match m.move_type() {
         MoveType::Pass | MoveType::Drop => true,
-        _ => want.starts_with(&[b'a' + file_of(m.from()), b'1' + rank_of(m.from())]),
+        _ => want.starts_with(&square_chars(m.from())),
     }
 }
 
