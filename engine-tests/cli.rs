@@ -1054,6 +1054,68 @@ fn last_nodes(out: &str) -> u64 {
         .unwrap_or_else(|| panic!("no nodes in {out}"))
 }
 
+/// `lancer train --held` gives units held by a jailer inputs of their own (128 more
+/// in 8-Piece Chess); `EvalFile` loads a network with and without them, and `eval`
+/// judges a held king with it.
+#[test]
+fn train_held_inputs() {
+    let dir = std::env::temp_dir().join(format!("lancer-held-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let data = dir.join("eightpiece.data");
+    let data_s = data.to_str().unwrap();
+    let o = lancer(&[
+        "datagen",
+        "--variant",
+        "eightpiece",
+        "--games",
+        "4",
+        "--nodes",
+        "300",
+        "--seed",
+        "5",
+        "-o",
+        data_s,
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    for held in [false, true] {
+        let net = dir.join(format!("held-{held}.nnue"));
+        let net_s = net.to_str().unwrap();
+        let mut args = vec![
+            "train",
+            "--variant",
+            "eightpiece",
+            "--epochs",
+            "1",
+            "-o",
+            net_s,
+        ];
+        if held {
+            args.push("--held");
+        }
+        args.push(data_s);
+        let o = lancer(&args);
+        assert!(o.status.success(), "{}", stderr(&o));
+        assert!(stderr(&o).contains(if held { "2176 inputs" } else { "2048 inputs" }));
+        let set = format!("setoption name EvalFile value {net_s}");
+        let out = uci_session(&[
+            "setoption name UCI_Variant value eightpiece",
+            &set,
+            // Black's king on e8 held by White's jailer on e7.
+            "position fen 4k3/4J3/8/8/8/8/8/4K3 b - - 0 1",
+            "eval",
+        ]);
+        let line = out
+            .lines()
+            .find(|l| l.starts_with("info string eval network "))
+            .unwrap_or_else(|| panic!("no network line: {out}"));
+        assert!(
+            line.contains(&format!("held-{held}.nnue correction cp ")),
+            "{out}"
+        );
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 /// `lancer train` fits a network to `lancer datagen` positions and writes a file the
 /// `EvalFile` option loads; every variant has a network built in (a correction to the
 /// hand-made evaluation), found through variants.ini, which `EvalFile none` switches

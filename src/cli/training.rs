@@ -118,6 +118,9 @@ pub struct TrainArgs {
     /// Hidden units per side (1 to 64); fewer learn from less data.
     #[arg(long, default_value_t = crate::search::eval::nnue::HIDDEN)]
     pub hidden: usize,
+    /// Also give pieces held by a jailer inputs of their own (variants with jailers).
+    #[arg(long)]
+    pub held: bool,
 }
 
 /// Plays and writes the self-play games; prints what this run added.
@@ -189,6 +192,7 @@ pub(super) fn run_train(vs: &Variants, a: TrainArgs) -> Result<(), String> {
         residual: !a.whole,
         factors: !a.no_factors,
         hidden: a.hidden,
+        held: a.held,
     };
     let net = crate::training::train::run(v, &a.data, &cfg)?;
     std::fs::write(&a.output, net).map_err(|e| format!("{}: {e}", a.output))?;

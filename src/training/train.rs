@@ -43,6 +43,8 @@ pub struct Config {
     pub factors: bool,
     /// Hidden units per side (1 to [`HIDDEN`]; the file holds this many).
     pub hidden: usize,
+    /// Add the inputs of pieces held by a jailer ([`nnue::Group::Held`]).
+    pub held: bool,
 }
 
 /// No shared weight.
@@ -154,7 +156,12 @@ fn load(v: &'static Variant, files: &[String], cfg: &Config) -> Result<Data, Str
             cfg.hidden
         ));
     }
-    let layout = Layout::for_variant(v).map_err(|e| format!("train: {e}"))?;
+    let layout = if cfg.held {
+        Layout::for_variant_held(v)
+    } else {
+        Layout::for_variant(v)
+    }
+    .map_err(|e| format!("train: {e}"))?;
     let ninputs = layout.inputs();
     let mut flip = vec![0u16; ninputs];
     let mut mirror = vec![0u16; ninputs];

@@ -25,6 +25,9 @@ pub enum Group {
     Bearer { frozen: bool },
     /// Pieces of this kind in hand: bit `i` is the hand holding more than `i`.
     Hand(Kind),
+    /// A piece of any kind held by an enemy jailer, on a square (beside its own
+    /// piece input). Optional: a network without it still judges jailer variants.
+    Held,
 }
 
 /// A facing seen with the board turned upside down (north and south swap).
@@ -45,6 +48,7 @@ impl Group {
             Group::Lancer(f) => [1, f],
             Group::Bearer { frozen } => [2, u8::from(frozen)],
             Group::Hand(k) => [3, k.idx() as u8],
+            Group::Held => [4, 0],
         }
     }
 
@@ -61,6 +65,7 @@ impl Group {
             1 if b[1] <= FACING_MASK => Ok(Group::Lancer(b[1])),
             2 if b[1] <= 1 => Ok(Group::Bearer { frozen: b[1] == 1 }),
             3 => Ok(Group::Hand(kind()?)),
+            4 if b[1] == 0 => Ok(Group::Held),
             _ => Err(format!("network has an unknown input group {b:?}")),
         }
     }
@@ -111,6 +116,7 @@ impl Group {
                 let n = u32::from(pos.hand(c, k)).min(63);
                 (1u64 << n) - 1
             }
+            Group::Held => pos.held(c),
         }
     }
 }
@@ -197,8 +203,18 @@ impl Layout {
         Layout::new(groups_of(v)?, v.width, v.height)
     }
 
+    /// The layout of a network for `v` with the optional [`Group::Held`] too, where
+    /// `v` has jailers.
+    pub fn for_variant_held(v: &Variant) -> Result<Layout, String> {
+        let mut gs = groups_of(v)?;
+        if v.has(Kind::Jailer) {
+            gs.push(Group::Held);
+        }
+        Layout::new(gs, v.width, v.height)
+    }
+
     /// Whether a network of this layout can judge `v`'s positions: the same board and
-    /// a group for every group of `v`.
+    /// a group for every group of `v` (optional groups need not be there).
     pub fn covers(&self, v: &Variant) -> bool {
         v.width == self.width
             && v.height == self.height
@@ -292,6 +308,29 @@ mod tests {
             let l = Layout::for_variant(vs.get(name).unwrap()).unwrap();
             assert_eq!(l.inputs(), n, "{name}: {:?}", l.groups);
         }
+    }
+
+    #[test]
+    fn held_units_have_inputs_of_their_own_only_in_a_held_layout() {
+        let vs = crate::rules::Variants::builtin();
+        let v = vs.get("eightpiece").unwrap();
+        let plain = Layout::for_variant(v).unwrap();
+        let held = Layout::for_variant_held(v).unwrap();
+        assert_eq!(held.inputs(), plain.inputs() + 128);
+        assert!(plain.covers(v) && held.covers(v));
+        // Black's king on e8 beside White's jailer on e7 (docs/rules.md, the jailer).
+        let pos = Position::from_efen(v, "4k3/4J3/8/8/8/8/8/4K3 b - - 0 1").unwrap();
+        assert_eq!(pos.held(Color::Black), bb(60));
+        let (mut a, mut b) = (Vec::new(), Vec::new());
+        plain.white_inputs(&pos, &mut a);
+        held.white_inputs(&pos, &mut b);
+        let g = held.groups.len() - 1;
+        assert_eq!(held.groups[g], Group::Held);
+        let king = held.input(Color::White, Color::Black, g, 60) as u16;
+        assert_eq!(b.len(), a.len() + 1);
+        assert!(b.contains(&king) && !a.contains(&king));
+        // Seen from Black, its own held king stands on its first rank.
+        assert_eq!(held.input(Color::Black, Color::Black, g, 60), g * 64 + 4);
     }
 
     #[test]

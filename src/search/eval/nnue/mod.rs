@@ -365,10 +365,11 @@ mod tests {
     use crate::rules::moves::MoveList;
     use rand::{Rng, SeedableRng};
 
-    /// A network of random weights for `v`'s inputs.
+    /// A network of random weights for `v`'s inputs, the optional held group
+    /// included where `v` has jailers.
     fn random_net(v: &Variant, seed: u64) -> Vec<u8> {
         let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
-        let layout = Layout::for_variant(v).unwrap();
+        let layout = Layout::for_variant_held(v).unwrap();
         let n1 = (layout.inputs() + 1) * HIDDEN;
         let w1: Vec<i16> = (0..n1).map(|_| rng.gen_range(-300i16..300)).collect();
         let w2: Vec<i16> = (0..2 * HIDDEN)
