@@ -109,6 +109,8 @@ struct Data {
     residual: bool,
     /// Hidden units per side.
     h: usize,
+    /// The held-out positions, in `valid`'s order (to judge the written file).
+    valid_pos: Vec<crate::rules::Position>,
 }
 
 /// The float network.
@@ -191,6 +193,7 @@ fn load(v: &'static Variant, files: &[String], cfg: &Config) -> Result<Data, Str
         layout: layout.clone(),
         residual: cfg.residual,
         h: cfg.hidden,
+        valid_pos: Vec::new(),
     };
     let samples = super::data::read(v, files)?;
     type Parsed = (Vec<u16>, bool, f32, f32, f32);
@@ -226,6 +229,7 @@ fn load(v: &'static Variant, files: &[String], cfg: &Config) -> Result<Data, Str
         d.inputs.extend_from_slice(&ins);
         if sample.held_out {
             d.valid.push(s);
+            d.valid_pos.push(sample.pos);
         } else {
             if cfg.mirror {
                 // The inputs know nothing of castling, so the position seen in a
@@ -502,5 +506,30 @@ pub fn run(v: &'static Variant, files: &[String], cfg: &Config) -> Result<Vec<u8
         );
     }
     eprintln!("kept epoch {best_epoch}: held-out error {best_err:.6}");
-    Ok(write(&d, &best, cfg.residual))
+    let file = write(&d, &best, cfg.residual);
+    eprintln!(
+        "the written file's held-out error, as the engine reads it: {:.6}",
+        file_error(&d, &file, cfg.lambda)?
+    );
+    Ok(file)
+}
+
+/// Mean squared error on the held-out positions of the network `file` as the engine
+/// runs it (integer weights, clipped sums), to show what rounding the weights costs.
+fn file_error(d: &Data, file: &[u8], lambda: f32) -> Result<f64, String> {
+    let net = nnue::Net::parse(file, "trained").map_err(|e| format!("train: {e}"))?;
+    let sum: f64 = d
+        .valid
+        .par_iter()
+        .zip(&d.valid_pos)
+        .map(|(s, pos)| {
+            let mut o = net.evaluate(pos) as f32 / nnue::SCALE as f32;
+            if d.residual {
+                o += s.hand / nnue::SCALE as f32;
+            }
+            let e = sigmoid(o) - Data::target(s, lambda);
+            (e * e) as f64
+        })
+        .sum();
+    Ok(sum / d.valid.len().max(1) as f64)
 }
