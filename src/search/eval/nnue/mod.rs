@@ -297,9 +297,10 @@ impl std::fmt::Debug for Net {
 /// The networks built into the engine, by the name a variant's `network` key gives:
 /// each a correction to the hand-made evaluation, trained by `lancer train` over the
 /// weights built in now.
-const BUILTIN: [(&str, &[u8]); 4] = [
+const BUILTIN: [(&str, &[u8]); 5] = [
     ("chess", include_bytes!("chess.nnue")),
     ("fullcavalry", include_bytes!("fullcavalry.nnue")),
+    ("eightpiece", include_bytes!("eightpiece.nnue")),
     ("royalstandard", include_bytes!("royalstandard.nnue")),
     ("lighthouse", include_bytes!("lighthouse.nnue")),
 ];
