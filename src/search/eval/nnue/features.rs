@@ -1,8 +1,8 @@
 //! A network's inputs (docs/protocols.md, Networks): each is a colour, a group and a
 //! bit. A group is a piece kind with its state on the board (a lancer with each facing
 //! is a group of its own, a frozen standard-bearer too), whose bit is the square, or a
-//! kind in hand, whose bit `i` says the hand holds more than `i` of it. Holes never hold
-//! a piece, so they are never inputs.
+//! kind in hand, whose bit `i` says the hand holds more than `i` of it, or (optional)
+//! the units an enemy jailer holds. Holes never hold a piece, so they are never inputs.
 //!
 //! Each side sees the position as its own: its pieces first, and for Black the board
 //! turned upside down (ranks counted from its side, a lancer's facing turned with it).
