@@ -1054,19 +1054,16 @@ fn last_nodes(out: &str) -> u64 {
         .unwrap_or_else(|| panic!("no nodes in {out}"))
 }
 
-/// `lancer train --held` gives units held by a jailer inputs of their own (128 more
-/// in 8-Piece Chess); `EvalFile` loads a network with and without them, and `eval`
-/// judges a held king with it.
-#[test]
-fn train_held_inputs() {
-    let dir = std::env::temp_dir().join(format!("lancer-held-{}", std::process::id()));
+/// A fresh temporary folder `lancer-TAG-PID` and, in it, `VARIANT.data`: four
+/// `lancer datagen` games of `variant` at 300 nodes a move (seed 5).
+fn small_datagen(tag: &str, variant: &str) -> (std::path::PathBuf, std::path::PathBuf) {
+    let dir = std::env::temp_dir().join(format!("lancer-{tag}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let data = dir.join("eightpiece.data");
-    let data_s = data.to_str().unwrap();
+    let data = dir.join(format!("{variant}.data"));
     let o = lancer(&[
         "datagen",
         "--variant",
-        "eightpiece",
+        variant,
         "--games",
         "4",
         "--nodes",
@@ -1074,9 +1071,19 @@ fn train_held_inputs() {
         "--seed",
         "5",
         "-o",
-        data_s,
+        data.to_str().unwrap(),
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
+    (dir, data)
+}
+
+/// `lancer train --held` gives units held by a jailer inputs of their own (128 more
+/// in 8-Piece Chess); `EvalFile` loads a network with and without them, and `eval`
+/// judges a held king with it.
+#[test]
+fn train_held_inputs() {
+    let (dir, data) = small_datagen("held", "eightpiece");
+    let data_s = data.to_str().unwrap();
     for held in [false, true] {
         let net = dir.join(format!("held-{held}.nnue"));
         let net_s = net.to_str().unwrap();
@@ -1122,14 +1129,8 @@ fn train_held_inputs() {
 /// off; bad data, variants and files fail cleanly, and the engine goes on.
 #[test]
 fn train_and_evalfile() {
-    let dir = std::env::temp_dir().join(format!("lancer-train-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let data = dir.join("chess.data");
+    let (dir, data) = small_datagen("train", "chess");
     let data_s = data.to_str().unwrap();
-    let o = lancer(&[
-        "datagen", "--games", "4", "--nodes", "300", "--seed", "5", "-o", data_s,
-    ]);
-    assert!(o.status.success(), "{}", stderr(&o));
     let net = dir.join("mine.nnue");
     let net_s = net.to_str().unwrap();
     let o = lancer(&["train", "--epochs", "2", "-o", net_s, data_s]);
