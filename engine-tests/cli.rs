@@ -1223,3 +1223,68 @@ fn train_and_evalfile() {
     assert_ne!(builtin, nodes(net_s));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// `wdl_fit.py --cross` splits the PGN games into halves (even, odd), fits each half
+/// and scores it on the other: every scored move lands in exactly one half, so the
+/// given model's log-loss over the halves equals its log-loss over all the moves.
+#[test]
+fn wdl_fit_cross_validates_by_game() {
+    let dir = std::env::temp_dir().join(format!("lancer-wdlcross-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let pgn = dir.join("games.pgn");
+    let mut text = String::new();
+    // Nine games of 40 plies whose scores lean toward their results.
+    for g in 0..9 {
+        let (result, lean) = [("1-0", 1.0), ("0-1", -1.0), ("1/2-1/2", 0.0)][g % 3];
+        text.push_str(&format!(
+            "[Event \"t\"]\n[White \"a\"]\n[Black \"b\"]\n[Result \"{result}\"]\n\n"
+        ));
+        for ply in 0..40 {
+            if ply % 2 == 0 {
+                text.push_str(&format!("{}. ", ply / 2 + 1));
+            }
+            // Scores are the mover's: White's lean for White, its negation for Black.
+            let white = lean * (0.2 + 0.05 * ply as f64) + 0.1 * ((g + ply) % 5) as f64 - 0.2;
+            let mover = if ply % 2 == 0 { white } else { -white };
+            text.push_str(&format!("m{ply} {{{mover:+.2}/10 0.1s}} "));
+        }
+        text.push_str(&format!("{result}\n\n"));
+    }
+    std::fs::write(&pgn, text).unwrap();
+    let fit = Command::new("python3")
+        .args([
+            "engine-tests/scripts/wdl_fit.py",
+            "--model",
+            "150 0 0 100 0 0",
+            "--cross",
+            pgn.to_str().unwrap(),
+        ])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("python3 runs");
+    let out = String::from_utf8_lossy(&fit.stdout);
+    assert!(
+        fit.status.success(),
+        "{out}{}",
+        String::from_utf8_lossy(&fit.stderr)
+    );
+    let number = |after: &str| -> f64 {
+        let at = out
+            .find(after)
+            .unwrap_or_else(|| panic!("no '{after}' in {out}"));
+        out[at + after.len()..]
+            .split(|c: char| !(c.is_ascii_digit() || c == '.'))
+            .next()
+            .and_then(|t| t.parse().ok())
+            .unwrap_or_else(|| panic!("no number after '{after}' in {out}"))
+    };
+    let given = number("given model: mean log-loss ");
+    let given_halves = number("given model ");
+    let refit_halves = number("other): refit ");
+    let refit_all = number("scored positions, mean log-loss ");
+    assert!(out.contains("9 PGN games, 360 scored positions"), "{out}");
+    assert!((given - given_halves).abs() < 1e-4, "{out}");
+    // A refit scored on games it has not seen does no better than on its own.
+    assert!(refit_halves >= refit_all - 1e-4, "{out}");
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -5,7 +5,10 @@
 #   2. chess against Debian's fairy-stockfish 11.1 at 2+0.02 and at 10+0.1;
 #   3. lighthouse against a current Fairy-Stockfish (built from PyPI's pyffish sdist by
 #      build-fsf.sh) at 2+0.02 and at 10+0.1;
-#   4. lancer's average time a move over the first 40 moves at 10+0.1, and the time
+#   4. the win/draw/loss models (wdlModel in variants.ini) against self-play of the
+#      current lancer at 1+0.01 in each variant that has a model of its own: the
+#      model in use and a refit (wdl_fit.py), each with its mean log-loss;
+#   5. lancer's average time a move over the first 40 moves at 10+0.1, and the time
 #      losses over every game.
 # Every match is `lancer match` (cutechess-cli's options and output) from balanced
 # openings written by `lancer openings`, colours swapped per opening, two games at a
@@ -13,17 +16,19 @@
 #
 # Usage: strength.sh [OUTDIR]
 # Environment: GAMES_SELF (games per variant against the old commit, default 200),
-#   GAMES_FSF (games per FSF match, default 100), BASE (the old commit, default
-#   1d8ed94), PARTS (which parts to run, default "self chess lighthouse"), VARIANTS
-#   (the self-play variants, default all seven), CONCURRENCY (default 2).
+#   GAMES_FSF (games per FSF match, default 100), GAMES_WDL (self-play games per
+#   variant for the WDL models, default 200), BASE (the old commit, default 1d8ed94),
+#   PARTS (which parts to run, default "self chess lighthouse wdl"), VARIANTS (the
+#   self-play variants, default all seven), CONCURRENCY (default 2).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 out=${1:-target/strength}
 games_self=${GAMES_SELF:-200}
 games_fsf=${GAMES_FSF:-100}
+games_wdl=${GAMES_WDL:-200}
 base=${BASE:-1d8ed94}
 variants=${VARIANTS:-chess fischerandom fullcavalry eightpiece eightpiecerandom royalstandard lighthouse}
-parts=${PARTS:-self chess lighthouse}
+parts=${PARTS:-self chess lighthouse wdl}
 conc=${CONCURRENCY:-2}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
@@ -86,5 +91,29 @@ if [[ " $parts " == *" lighthouse "* ]]; then
       -engine cmd="$fsf_current" name=fsf option.VariantPath="$ini" -each proto=uci tc="$tc"
   done
 fi
-echo "== 4. time"
-python3 engine-tests/scripts/pgn_time.py lancer "$out"/*.pgn
+if [[ " $parts " == *" wdl "* ]]; then
+  echo "== 4. WDL models against $games_wdl self-play games per variant at 1+0.01"
+  # The variants whose section of variants.ini gives a model of its own (the others
+  # inherit one of these).
+  for v in $(awk '/^\[/ {v = substr($1, 2); sub(/\]$/, "", v)} /^wdlModel *=/ {print v}' variants.ini); do
+    model=$(awk -v v="$v" '/^\[/ {s = substr($1, 2); sub(/\]$/, "", s)} s == v && /^wdlModel *=/ {sub(/^[^=]*= */, ""); print}' variants.ini)
+    match "wdl-$v" "$v" "$games_wdl" -engine cmd="$new" name=a -engine cmd="$new" name=b \
+      -each proto=uci tc=1+0.01
+    # --cross: the refit and the model in use, each scored on games the refit was
+    # not fitted to; a refit replaces the model only if it wins there.
+    fit=$(python3 engine-tests/scripts/wdl_fit.py --model "$model" --cross "$out/wdl-$v.pgn")
+    printf '%-28s in use: %s; refit: %s\n' "wdl-$v" \
+      "$(grep -o 'log-loss [0-9.]*' <<<"$fit" | head -1)" "$(grep -o 'log-loss [0-9.]*' <<<"$fit" | tail -1)"
+    printf '%-28s %s\n' "" "$(grep '^cross-validated' <<<"$fit")"
+    printf '%-28s %s; %s\n' "" "$(grep 'PGN games' <<<"$fit" | cut -d, -f1,2)" "$(grep '^wdlModel' <<<"$fit")"
+  done
+fi
+echo "== 5. time"
+# The WDL part's self-play has no engine named lancer.
+timed=()
+for f in "$out"/*.pgn; do
+  [[ $(basename "$f") == wdl-* ]] || timed+=("$f")
+done
+if [ ${#timed[@]} -gt 0 ]; then
+  python3 engine-tests/scripts/pgn_time.py lancer "${timed[@]}"
+fi

@@ -13,10 +13,12 @@ records (`LDT1`, docs/protocols.md, Data files) or the older text lines
 `EFEN | result | score`. Each position gives its ply (from its side to move and move
 number) and the search's score from White's view, turned to the mover's.
 
-Usage: wdl_fit.py [--model "a0 a1 a2 b0 b1 b2"] GAMES.pgn|DATAGEN.data|DATAGEN.txt [MORE ...]
+Usage: wdl_fit.py [--model "a0 a1 a2 b0 b1 b2"] [--cross] GAMES.pgn|DATAGEN.data|DATAGEN.txt [MORE ...]
 Prints the variants.ini line, the fit's likelihood and a table of observed against
 modelled win/draw/loss rates; with --model, first the given model's log-loss on the
-same moves (the model in use, to compare with the refit). Make the games with self-play, for example:
+same moves (the model in use, to compare with the refit). --cross also fits each
+half of the PGN games (even, odd) and scores it on the other half: a refit must beat
+the given model there, on games it was not fitted to, before it replaces it. Make the games with self-play, for example:
 
     lancer openings --variant V --count 150 --plies 8 --seed 21 > V.epd
     lancer match -engine cmd=lancer name=a -engine cmd=lancer name=b \\
@@ -177,10 +179,41 @@ def nelder_mead(f, x0, step, iters=3000):
     return pts[0], vals[0]
 
 
+def fit(bins, n):
+    """The model of least log-loss on `bins` (n scored moves) and that log-loss."""
+    k = 3  # a quadratic in m: a line fits late endgames badly, a cubic gains little
+    x0 = [250.0] + [0.0] * (k - 1) + [100.0] + [0.0] * (k - 1)
+    p, v = nelder_mead(lambda p: nll(p, bins), x0, [60.0] + [30.0] * (k - 1) + [30.0] + [15.0] * (k - 1), 6000)
+    p, v = nelder_mead(lambda q: nll(q, bins), p, [20.0] + [10.0] * (k - 1) + [10.0] + [5.0] * (k - 1), 6000)
+    return p, v / n
+
+
+def read_samples(path):
+    """Yields (game index or None, ply, score for the mover, result for the mover)."""
+    with open(path, "rb") as fh:
+        raw = fh.read()
+    if raw[:4] == b"LDT1":
+        for s in binary_samples(raw):
+            yield (None, *s)
+    elif path.endswith(".pgn"):
+        for i, (tags, body) in enumerate(games(raw.decode("utf-8", errors="replace"))):
+            for s in samples(tags, body):
+                yield (i, *s)
+    else:
+        for s in datagen_samples(raw.decode("utf-8", errors="replace")):
+            yield (None, *s)
+
+
 def main():
     args = sys.argv[1:]
     given = None
-    if len(args) >= 2 and args[0] == "--model":
+    cross = False
+    while args and args[0] in ("--model", "--cross"):
+        if args[0] == "--cross":
+            cross, args = True, args[1:]
+            continue
+        if len(args) < 2:
+            sys.exit("--model needs six numbers: a0 a1 a2 b0 b1 b2")
         given = [float(c) for c in args[1].split()]
         if len(given) != 6:
             sys.exit("--model needs six numbers: a0 a1 a2 b0 b1 b2")
@@ -188,34 +221,46 @@ def main():
     if not args:
         sys.exit(__doc__)
     bins = defaultdict(lambda: [0, 0, 0])
+    # The same moves split by game (even and odd games of each PGN) for --cross.
+    halves = [defaultdict(lambda: [0, 0, 0]), defaultdict(lambda: [0, 0, 0])]
+    half_n = [0, 0]
     n_games = n = 0
     for path in args:
-        with open(path, "rb") as fh:
-            raw = fh.read()
-        if raw[:4] == b"LDT1":
-            found = list(binary_samples(raw))
-        elif path.endswith(".pgn"):
-            found = []
-            for tags, body in games(raw.decode("utf-8", errors="replace")):
+        last = None
+        for game, ply, x, r in read_samples(path):
+            if game is not None and game != last:
                 n_games += 1
-                found.extend(samples(tags, body))
-        else:
-            found = list(datagen_samples(raw.decode("utf-8", errors="replace")))
-        for ply, x, r in found:
+                last = game
             if abs(x) > MAX_SCORE:
                 continue
             key = (ply // 4 * 4 + 2, round(x / 10) * 10)
-            bins[key][0 if r == 1 else 1 if r == 0.5 else 2] += 1
+            col = 0 if r == 1 else 1 if r == 0.5 else 2
+            bins[key][col] += 1
             n += 1
+            if game is not None:
+                halves[game % 2][key][col] += 1
+                half_n[game % 2] += 1
     if n == 0:
         sys.exit("no scored moves found")
     if given:
         print(f"given model: mean log-loss {nll(given, bins) / n:.4f}")
-    k = 3  # a quadratic in m: a line fits late endgames badly, a cubic gains little
-    x0 = [250.0] + [0.0] * (k - 1) + [100.0] + [0.0] * (k - 1)
-    p, v = nelder_mead(lambda p: nll(p, bins), x0, [60.0] + [30.0] * (k - 1) + [30.0] + [15.0] * (k - 1), 6000)
-    p, v = nelder_mead(lambda q: nll(q, bins), p, [20.0] + [10.0] * (k - 1) + [10.0] + [5.0] * (k - 1), 6000)
-    print(f"{n_games} PGN games, {n} scored positions, mean log-loss {v / n:.4f}")
+    if cross:
+        # Each half's refit scored on the other half: a refit's log-loss on games it
+        # has not seen, to set beside the given model's on the same games.
+        if min(half_n) == 0:
+            sys.exit("--cross needs PGN games in both halves")
+        refit = given_loss = 0.0
+        for h in (0, 1):
+            p, _ = fit(halves[h], half_n[h])
+            refit += nll(p, halves[1 - h])
+            if given:
+                given_loss += nll(given, halves[1 - h])
+        line = f"cross-validated (fit on half the games, scored on the other): refit {refit / n:.4f}"
+        if given:
+            line += f", given model {given_loss / n:.4f}"
+        print(line)
+    p, v = fit(bins, n)
+    print(f"{n_games} PGN games, {n} scored positions, mean log-loss {v:.4f}")
     print("wdlModel = " + " ".join(f"{x:.1f}" for x in p))
     print("ply   score   observed W/D/L      model W/D/L")
     for lo, hi in ((0, 40), (40, 80), (80, 160), (160, 400)):
