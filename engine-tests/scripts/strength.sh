@@ -93,10 +93,12 @@ if [[ " $parts " == *" lighthouse "* ]]; then
 fi
 if [[ " $parts " == *" wdl "* ]]; then
   echo "== 4. WDL models against $games_wdl self-play games per variant at 1+0.01"
-  # The variants whose section of variants.ini gives a model of its own (the others
-  # inherit one of these).
-  for v in $(awk '/^\[/ {v = substr($1, 2); sub(/\]$/, "", v)} /^wdlModel *=/ {print v}' variants.ini); do
-    model=$(awk -v v="$v" '/^\[/ {s = substr($1, 2); sub(/\]$/, "", s)} s == v && /^wdlModel *=/ {sub(/^[^=]*= */, ""); print}' variants.ini)
+  # Each variant whose section of variants.ini gives a model of its own (the others
+  # inherit one of these), with that model: "variant a0 a1 a2 b0 b1 b2".
+  mapfile -t models < <(awk '/^\[/ {v = substr($1, 2); sub(/\]$/, "", v)}
+    /^wdlModel *=/ {sub(/^[^=]*= */, ""); print v, $0}' variants.ini)
+  for row in "${models[@]}"; do
+    v=${row%% *} model=${row#* }
     match "wdl-$v" "$v" "$games_wdl" -engine cmd="$new" name=a -engine cmd="$new" name=b \
       -each proto=uci tc=1+0.01
     # --cross: the refit and the model in use, each scored on games the refit was
