@@ -31,10 +31,15 @@ pub fn start(v: &'static Variant, seed: u16) -> Position {
     Position::from_efen(v, &fen).expect("start EFEN parses")
 }
 
+/// The incremental key is the recomputed one.
+pub fn check_key(p: &Position) {
+    assert_eq!(p.key(), p.compute_key(), "incremental key of {}", p.efen());
+}
+
 /// The incremental key is the recomputed one, and the printed EFEN parses back to
 /// the same EFEN and key.
 pub fn check_position(p: &Position) {
-    assert_eq!(p.key(), p.compute_key(), "incremental key of {}", p.efen());
+    check_key(p);
     let e = p.efen();
     let q = Position::from_efen(p.variant(), &e)
         .unwrap_or_else(|err| panic!("printed EFEN '{e}' does not parse: {err}"));

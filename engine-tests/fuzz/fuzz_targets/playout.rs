@@ -1,8 +1,9 @@
 //! Make/unmake invariants: random legal playouts in every variant, each move picked
-//! by a fuzz byte. After every move the incremental key is the recomputed one. Over
-//! the last `CHECKED` plies of each playout, also: the EFEN round-trips, undo
-//! restores the EFEN and key exactly, and the played move's text and SAN parse back
-//! to it. Where the playout ends, no two legal moves print the same text.
+//! by a fuzz byte. After every move the incremental key is the recomputed one. For
+//! the plies picked by the input's last `CHECKED` bytes, also: the EFEN round-trips,
+//! undo restores the EFEN and key exactly, and the played move's text and SAN parse
+//! back to it (a game that ends before those bytes gets the key checks alone). Where
+//! the playout ends, no two legal moves print the same text.
 //!
 //! The plies before those get the key check alone: libFuzzer shortens and lengthens
 //! inputs all the time, so every position of a playout is also the end of other
@@ -21,7 +22,7 @@ mod common;
 /// Plies played at most: a random game is decided or drawn by the 50-move rule by
 /// then in nearly every variant.
 const MAX_PLIES: usize = 256;
-/// Plies at the end of a playout that get every check.
+/// Input bytes at the end whose plies get every check.
 const CHECKED: usize = 16;
 
 fuzz_target!(|data: &[u8]| {
@@ -51,8 +52,7 @@ fuzz_target!(|data: &[u8]| {
             common::play_checked(&mut g, m);
         } else {
             g.play(m);
-            let q = g.position();
-            assert_eq!(q.key(), q.compute_key(), "incremental key of {}", q.efen());
+            common::check_key(g.position());
         }
     }
     common::check_unique_texts(g.position());
