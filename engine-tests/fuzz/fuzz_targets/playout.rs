@@ -1,9 +1,9 @@
 //! Make/unmake invariants: random legal playouts in every variant, each move picked
-//! by a fuzz byte. After every move the incremental key is the recomputed one. For
-//! the plies picked by the input's last `CHECKED` bytes, also: the EFEN round-trips,
-//! undo restores the EFEN and key exactly, and the played move's text and SAN parse
-//! back to it (a game that ends before those bytes gets the key checks alone). Where
-//! the playout ends, no two legal moves print the same text.
+//! by a fuzz byte. After every move the incremental key is the recomputed one. The
+//! game's last `CHECKED` plies, wherever it ended, are then undone and replayed with
+//! every check: the EFEN round-trips, undo restores the EFEN and key exactly, and the
+//! played move's text and SAN parse back to it. Where the playout ends, no two legal
+//! moves print the same text.
 //!
 //! The plies before those get the key check alone: libFuzzer shortens and lengthens
 //! inputs all the time, so every position of a playout is also the end of other
@@ -13,7 +13,7 @@
 //! Input: variant byte, two setup bytes, then one byte per ply (at most `MAX_PLIES`).
 #![no_main]
 
-use lancer::rules::{Game, MoveList};
+use lancer::rules::{Game, Move, MoveList};
 use libfuzzer_sys::fuzz_target;
 
 #[path = "common.rs"]
@@ -22,7 +22,7 @@ mod common;
 /// Plies played at most: a random game is decided or drawn by the 50-move rule by
 /// then in nearly every variant.
 const MAX_PLIES: usize = 256;
-/// Input bytes at the end whose plies get every check.
+/// Plies at the game's end that get every check.
 const CHECKED: usize = 16;
 
 fuzz_target!(|data: &[u8]| {
@@ -35,8 +35,9 @@ fuzz_target!(|data: &[u8]| {
     let mut g = Game::new(start);
     let mut list = MoveList::new();
     let plies = &data[3..][..(data.len() - 3).min(MAX_PLIES)];
-    let full_from = plies.len().saturating_sub(CHECKED);
-    for (i, &b) in plies.iter().enumerate() {
+    let mut played = [Move::NONE; MAX_PLIES];
+    let mut n = 0;
+    for &b in plies {
         let p = *g.position();
         if g.outcome().is_some() {
             break;
@@ -47,13 +48,20 @@ fuzz_target!(|data: &[u8]| {
             break;
         }
         let m = list[b as usize % list.len()];
-        if i >= full_from {
-            common::check_round_trip(&p, m, true);
-            common::play_checked(&mut g, m);
-        } else {
-            g.play(m);
-            common::check_key(g.position());
-        }
+        g.play(m);
+        common::check_key(g.position());
+        played[n] = m;
+        n += 1;
+    }
+    // Back to CHECKED plies before the end, then forward again with every check: the
+    // end of the game gets them whether the input ran out or the game was decided.
+    let from = n.saturating_sub(CHECKED);
+    for &m in played[from..n].iter().rev() {
+        assert_eq!(g.undo(), Some(m), "undo gives back the move played");
+    }
+    for &m in &played[from..n] {
+        common::check_round_trip(g.position(), m, true);
+        common::play_checked(&mut g, m);
     }
     common::check_unique_texts(g.position());
 });
