@@ -35,31 +35,27 @@ fuzz_target!(|data: &[u8]| {
     let mut g = Game::new(start);
     let mut list = MoveList::new();
     let plies = &data[3..][..(data.len() - 3).min(MAX_PLIES)];
-    let mut played = [Move::NONE; MAX_PLIES];
-    let mut n = 0;
     for &b in plies {
-        let p = *g.position();
         if g.outcome().is_some() {
             break;
         }
         list.clear();
-        p.legal_moves(&mut list);
+        g.position().legal_moves(&mut list);
         if list.is_empty() {
             break;
         }
-        let m = list[b as usize % list.len()];
-        g.play(m);
+        g.play(list[b as usize % list.len()]);
         common::check_key(g.position());
-        played[n] = m;
-        n += 1;
     }
     // Back to CHECKED plies before the end, then forward again with every check: the
     // end of the game gets them whether the input ran out or the game was decided.
-    let from = n.saturating_sub(CHECKED);
-    for &m in played[from..n].iter().rev() {
+    let k = g.moves().len().min(CHECKED);
+    let mut tail = [Move::NONE; CHECKED];
+    tail[..k].copy_from_slice(&g.moves()[g.moves().len() - k..]);
+    for &m in tail[..k].iter().rev() {
         assert_eq!(g.undo(), Some(m), "undo gives back the move played");
     }
-    for &m in &played[from..n] {
+    for &m in &tail[..k] {
         common::check_round_trip(g.position(), m, true);
         common::play_checked(&mut g, m);
     }
