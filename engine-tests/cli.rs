@@ -1123,6 +1123,45 @@ fn train_held_inputs() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// `lancer train --init` starts from a network file: with no epoch to run it writes
+/// the same network back (the weights survive the way into training and out), one
+/// epoch refines it, and a file of other inputs or of the other kind fails cleanly.
+#[test]
+fn train_from_a_network() {
+    let (dir, data) = small_datagen("init", "lighthouse");
+    let data_s = data.to_str().unwrap();
+    let built_in = "src/search/eval/nnue/lighthouse.nnue";
+    let net = dir.join("again.nnue");
+    let net_s = net.to_str().unwrap();
+    let train = |extra: &[&str]| {
+        let mut args = vec!["train", "--variant", "lighthouse", "-o", net_s];
+        args.extend_from_slice(extra);
+        args.push(data_s);
+        lancer(&args)
+    };
+    let o = train(&["--epochs", "0", "--init", built_in]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).contains("starting from"), "{}", stderr(&o));
+    assert_eq!(
+        std::fs::read(&net).unwrap(),
+        std::fs::read(built_in).unwrap()
+    );
+    let o = train(&["--epochs", "1", "--init", built_in]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).contains("epoch 1:"), "{}", stderr(&o));
+    assert!(std::fs::read(&net).unwrap().starts_with(b"LNN2"));
+    assert_clean_failure(
+        &train(&["--init", "src/search/eval/nnue/chess.nnue"]),
+        "has other inputs than this training",
+    );
+    assert_clean_failure(
+        &train(&["--whole", "--init", built_in]),
+        "is a correction, this training a whole evaluation",
+    );
+    assert_clean_failure(&train(&["--init", "Cargo.toml"]), "not a lancer network");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 /// `lancer train` fits a network to `lancer datagen` positions and writes a file the
 /// `EvalFile` option loads; every variant has a network built in (a correction to the
 /// hand-made evaluation), found through variants.ini, which `EvalFile none` switches

@@ -121,6 +121,10 @@ pub struct TrainArgs {
     /// Also give pieces held by a jailer inputs of their own (variants with jailers).
     #[arg(long)]
     pub held: bool,
+    /// Start from this network file (same inputs) instead of random weights: a new
+    /// round of data refines the network the earlier rounds made.
+    #[arg(long, value_name = "NET")]
+    pub init: Option<String>,
 }
 
 /// Plays and writes the self-play games; prints what this run added.
@@ -193,6 +197,7 @@ pub(super) fn run_train(vs: &Variants, a: TrainArgs) -> Result<(), String> {
         factors: !a.no_factors,
         hidden: a.hidden,
         held: a.held,
+        init: a.init,
     };
     let net = crate::training::train::run(v, &a.data, &cfg)?;
     std::fs::write(&a.output, net).map_err(|e| format!("{}: {e}", a.output))?;

@@ -14,6 +14,8 @@
 //! and rounded when written. A fiftieth of the data (blocks of 200 lines) is held out
 //! to show over-fitting, beside the hand-made evaluation's own error on it. A correction
 //! belongs to the hand-made weights it was trained over: retrain it when they change.
+//! `--init` starts from a network file instead of random weights, so that a new round
+//! of data refines what the earlier rounds taught without their data.
 
 use crate::rules::piece::Color;
 use crate::rules::Variant;
@@ -45,6 +47,9 @@ pub struct Config {
     pub hidden: usize,
     /// Add the inputs of pieces held by a jailer ([`nnue::Group::Held`]).
     pub held: bool,
+    /// A network file to start from instead of random weights (a new round of data
+    /// then refines it without the data of the rounds before).
+    pub init: Option<String>,
 }
 
 /// No shared weight.
@@ -151,6 +156,16 @@ fn sigmoid(x: f32) -> f32 {
     1.0 / (1.0 + (-x).exp())
 }
 
+/// The inputs `cfg` trains for `v`.
+fn layout(v: &Variant, cfg: &Config) -> Result<Layout, String> {
+    if cfg.held {
+        Layout::for_variant_held(v)
+    } else {
+        Layout::for_variant(v)
+    }
+    .map_err(|e| format!("train: {e}"))
+}
+
 fn load(v: &'static Variant, files: &[String], cfg: &Config) -> Result<Data, String> {
     if !(1..=HIDDEN).contains(&cfg.hidden) {
         return Err(format!(
@@ -158,12 +173,7 @@ fn load(v: &'static Variant, files: &[String], cfg: &Config) -> Result<Data, Str
             cfg.hidden
         ));
     }
-    let layout = if cfg.held {
-        Layout::for_variant_held(v)
-    } else {
-        Layout::for_variant(v)
-    }
-    .map_err(|e| format!("train: {e}"))?;
+    let layout = layout(v, cfg)?;
     let ninputs = layout.inputs();
     let mut flip = vec![0u16; ninputs];
     let mut mirror = vec![0u16; ninputs];
@@ -316,7 +326,8 @@ impl Data {
                     .sum::<f64>()
             })
             .sum();
-        sum / set.len().max(1) as f64
+        // `+ 0.0`: an empty sum is −0.0, which would print as "-0.000000".
+        sum / set.len().max(1) as f64 + 0.0
     }
 
     /// Adds the gradient of sample `s`'s error to `g`.
@@ -410,6 +421,11 @@ fn write(d: &Data, p: &Params, residual: bool) -> Vec<u8> {
 /// Trains a network for `v` on the `files` and returns its file's bytes.
 pub fn run(v: &'static Variant, files: &[String], cfg: &Config) -> Result<Vec<u8>, String> {
     let t0 = std::time::Instant::now();
+    let init = cfg
+        .init
+        .as_deref()
+        .map(|path| read_init(v, cfg, path))
+        .transpose()?;
     let d = load(v, files, cfg)?;
     eprintln!(
         "train {}: {} positions ({} held out), {} inputs, {} hidden, loaded in {:.1}s",
@@ -440,6 +456,10 @@ pub fn run(v: &'static Variant, files: &[String], cfg: &Config) -> Result<Vec<u8
     let a = if cfg.residual { 0.01 } else { 1.0 } / (2.0 * d.h as f32).sqrt();
     for w in p.w2.iter_mut() {
         *w = rng.gen_range(-a..a);
+    }
+    if let Some(net) = &init {
+        start_from(&d, &mut p, net);
+        eprintln!("starting from {}", net.name);
     }
     let mut adam = Adam {
         m: Params::zero(d.nrows, d.h),
@@ -512,6 +532,50 @@ pub fn run(v: &'static Variant, files: &[String], cfg: &Config) -> Result<Vec<u8
         file_error(&d, &file, cfg.lambda)?
     );
     Ok(file)
+}
+
+/// The network file at `path` to start from: its inputs must be those `cfg` trains
+/// for `v`, and it must be a correction or a whole evaluation as the training is.
+fn read_init(v: &Variant, cfg: &Config, path: &str) -> Result<nnue::Net, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("train: {path}: {e}"))?;
+    let net = nnue::Net::parse(&bytes, path).map_err(|e| format!("train: {path}: {e}"))?;
+    if net.layout != layout(v, cfg)? {
+        return Err(format!(
+            "train: {path} has other inputs than this training (another variant's, or \
+             with --held where this has none, or the reverse)"
+        ));
+    }
+    if net.residual != cfg.residual {
+        return Err(format!(
+            "train: {path} is {}, this training {}",
+            if net.residual {
+                "a correction"
+            } else {
+                "a whole evaluation"
+            },
+            if cfg.residual {
+                "a correction (without --whole)"
+            } else {
+                "a whole evaluation (--whole)"
+            }
+        ));
+    }
+    Ok(net)
+}
+
+/// Puts `net`'s weights into `p`. The shared rows start at nothing (the file holds them
+/// folded into each input's own), and so do units past the file's own.
+fn start_from(d: &Data, p: &mut Params, net: &nnue::Net) {
+    let (w1, b1, w2, b2) = net.unscaled();
+    let h = d.h;
+    for (i, row) in w1.chunks_exact(HIDDEN).enumerate().take(d.ninputs) {
+        p.w1[i * h..(i + 1) * h].copy_from_slice(&row[..h]);
+    }
+    p.w1[d.ninputs * h..].fill(0.0);
+    p.b1.copy_from_slice(&b1[..h]);
+    p.w2[..h].copy_from_slice(&w2[..h]);
+    p.w2[h..].copy_from_slice(&w2[HIDDEN..HIDDEN + h]);
+    p.b2 = b2;
 }
 
 /// Mean squared error on the held-out positions of the network `file` as the engine

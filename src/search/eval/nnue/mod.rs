@@ -182,6 +182,23 @@ impl Net {
         })
     }
 
+    /// The weights as training holds them, the file's scales taken out: input weights
+    /// (`HIDDEN` a row, one row an input), hidden biases, output weights (side to move's
+    /// half first) and the output bias.
+    pub fn unscaled(&self) -> (Vec<f32>, Vec<f32>, Vec<f32>, f32) {
+        let (qa, qb) = (QA as f32, QB as f32);
+        (
+            self.w1
+                .iter()
+                .flatten()
+                .map(|&w| f32::from(w) / qa)
+                .collect(),
+            self.b1.iter().map(|&w| f32::from(w) / qa).collect(),
+            self.w2.iter().map(|&w| f32::from(w) / qb).collect(),
+            self.b2 as f32 / (qa * qb),
+        )
+    }
+
     /// Whether the network can judge `v`'s positions ([`Layout::covers`]).
     pub fn covers(&self, v: &Variant) -> bool {
         self.layout.covers(v)
