@@ -1159,6 +1159,8 @@ fn train_from_a_network() {
         "is a correction, this training a whole evaluation",
     );
     assert_clean_failure(&train(&["--init", "Cargo.toml"]), "not a lancer network");
+    // Read no further than the largest network, as `EvalFile` reads.
+    assert_clean_failure(&train(&["--init", "/dev/zero"]), "not a lancer network");
     std::fs::remove_dir_all(&dir).ok();
 }
 

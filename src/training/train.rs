@@ -537,8 +537,7 @@ pub fn run(v: &'static Variant, files: &[String], cfg: &Config) -> Result<Vec<u8
 /// The network file at `path` to start from: its inputs must be those `cfg` trains
 /// for `v`, and it must be a correction or a whole evaluation as the training is.
 fn read_init(v: &Variant, cfg: &Config, path: &str) -> Result<nnue::Net, String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("train: {path}: {e}"))?;
-    let net = nnue::Net::parse(&bytes, path).map_err(|e| format!("train: {path}: {e}"))?;
+    let net = nnue::load(path).map_err(|e| format!("train: {e}"))?;
     if net.layout != layout(v, cfg)? {
         return Err(format!(
             "train: {path} has other inputs than this training (another variant's, or \
@@ -564,7 +563,8 @@ fn read_init(v: &Variant, cfg: &Config, path: &str) -> Result<nnue::Net, String>
 }
 
 /// Puts `net`'s weights into `p`. The shared rows start at nothing (the file holds them
-/// folded into each input's own), and so do units past the file's own.
+/// folded into each input's own). Units past the file's own get weights of nothing,
+/// and such a unit never learns: train with the file's hidden size.
 fn start_from(d: &Data, p: &mut Params, net: &nnue::Net) {
     let (w1, b1, w2, b2) = net.unscaled();
     let h = d.h;

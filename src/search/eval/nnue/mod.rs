@@ -365,7 +365,8 @@ pub fn check(v: &Variant) -> Result<(), String> {
     }
 }
 
-/// Reads the network file at `path` (the `EvalFile` option).
+/// Reads the network file at `path` (the `EvalFile` option, `lancer train --init`);
+/// the error begins with the path.
 pub fn load(path: &str) -> Result<Net, String> {
     use std::io::Read;
     // Read no more than the largest network: a device or a huge file is refused, not
@@ -373,8 +374,8 @@ pub fn load(path: &str) -> Result<Net, String> {
     let mut b = Vec::new();
     std::fs::File::open(path)
         .and_then(|f| f.take(file_len(MAX_GROUPS) as u64 + 1).read_to_end(&mut b))
-        .map_err(|e| format!("EvalFile {path}: {e}"))?;
-    Net::parse(&b, path).map_err(|e| format!("EvalFile {path}: {e}"))
+        .map_err(|e| format!("{path}: {e}"))?;
+    Net::parse(&b, path).map_err(|e| format!("{path}: {e}"))
 }
 
 #[cfg(test)]
