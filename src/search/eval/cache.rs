@@ -13,6 +13,7 @@ pub fn build(v: &Variant, params: super::params::Params) -> Tables {
     let mut t = Tables {
         params,
         pst: [[[MgEg::default(); 64]; NKINDS]; 2],
+        pawns: Default::default(),
     };
     for k in ALL_KINDS {
         for c in [Color::White, Color::Black] {

@@ -79,6 +79,9 @@ pub trait Acc {
     /// Whether the counts themselves are wanted (the square tables are then scored from
     /// their features instead of the precomputed table).
     const TRACE: bool;
+    /// Whether the pawn structure may come from the thread's cache as one score
+    /// (only where the weights are summed, not counted or grouped).
+    const PAWN_CACHE: bool;
     /// The side the next counts belong to.
     fn side(&mut self, c: Color);
     /// `n` times weight `i`.
@@ -110,6 +113,7 @@ struct Sum<'a> {
 
 impl Acc for Sum<'_> {
     const TRACE: bool = false;
+    const PAWN_CACHE: bool = true;
     #[inline(always)]
     fn side(&mut self, c: Color) {
         self.sign = sign(c);
@@ -133,6 +137,7 @@ struct Groups<'a> {
 
 impl Acc for Groups<'_> {
     const TRACE: bool = false;
+    const PAWN_CACHE: bool = false;
     fn side(&mut self, c: Color) {
         self.sign = sign(c);
     }
@@ -152,6 +157,7 @@ struct Counts {
 
 impl Acc for Counts {
     const TRACE: bool = true;
+    const PAWN_CACHE: bool = false;
     fn side(&mut self, c: Color) {
         self.sign = sign(c);
     }
@@ -172,7 +178,12 @@ fn terms<A: Acc>(pos: &Position, t: &tables::Tables, acc: &mut A) {
         material::side(pos, c, acc);
         pst::side(pos, c, t, acc);
         attacks[c.idx()] = activity::side(pos, c, acc);
-        pawns::side(pos, c, acc);
+        if !A::PAWN_CACHE {
+            pawns::side(pos, c, acc);
+        }
+    }
+    if A::PAWN_CACHE {
+        pawns::both_cached(pos, &t.pawns, &t.params, acc);
     }
     // What needs both sides' attacks.
     for c in [Color::White, Color::Black] {

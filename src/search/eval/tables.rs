@@ -11,4 +11,6 @@ pub struct Tables {
     pub params: Params,
     /// Square table per side, kind and square.
     pub pst: [[[MgEg; 64]; NKINDS]; 2],
+    /// Recent pawn structures' scores under these weights.
+    pub pawns: super::pawns::PawnCache,
 }
