@@ -210,8 +210,11 @@ impl Worker<'_> {
         let scores = &mut buf.scores;
         let tt_move = tt_hit.map_or(Move::NONE, |h| h.mv);
         let disabled = self.limits().disabled;
-        MovePicker::new(&self.heur, ply.min(MAX_PLY), tt_move, false, disabled)
-            .score(pos, list, scores);
+        MovePicker::new(&self.heur, ply.min(MAX_PLY), tt_move, false, disabled).score(
+            pos,
+            list.as_slice(),
+            scores,
+        );
         for m in Picked::new(list.as_mut_slice(), scores) {
             // Captures that lose material cannot raise a quiet position's score.
             if !in_check
@@ -731,13 +734,15 @@ impl Worker<'_> {
         }
         let scores = &mut buf.scores;
         let disabled = self.limits().disabled;
-        MovePicker::new(&self.heur, ply, n.tt_move, true, disabled).score(pos, list, scores);
         let mut best = -INF;
         let mut best_move = Move::NONE;
         let orig_alpha = alpha;
         let mut tried = Tried::new();
         let mut searched = 0;
-        for m in Picked::new(list.as_mut_slice(), scores) {
+        let mut picked = Picked::lazy(list.as_mut_slice(), scores, n.tt_move);
+        while let Some(m) = picked.next_with(|moves, scores| {
+            MovePicker::new(&self.heur, ply, n.tt_move, true, disabled).score(pos, moves, scores)
+        }) {
             if m == n.excluded {
                 continue;
             }

@@ -472,6 +472,9 @@ pub fn run(v: &'static Variant, files: &[String], cfg: &Config) -> Result<Vec<u8
     // little data the later epochs learn the training positions by heart.
     let (mut best, mut best_epoch) = (p.clone(), 0);
     let mut best_err = d.error(&p, &d.valid, cfg.lambda);
+    if let Some(net) = &init {
+        eprintln!("{}'s held-out error: {best_err:.6}", net.name);
+    }
     for epoch in 1..=cfg.epochs {
         // Step decay: the last 40 % of the epochs at a third, the last 15 % at a tenth.
         let at = epoch as f32 / cfg.epochs as f32;
