@@ -233,7 +233,6 @@ fn piece_attacks<A: Acc>(
             acc.add(WINDMILL_PIVOTS, count(pivots));
             pos.windmill_reaches(sq, pos.pieces_of(c, Kind::Bearer), occ)
         }
-        Kind::Pawn => t.pawn(c.idx(), sq),
         Kind::Bearer if pos.frozen() & bb(sq) == 0 => t.king(sq) & v.mask,
         _ => 0,
     }
@@ -268,8 +267,8 @@ fn pawn_tally<A: Acc>(c: Color, pawns: Bitboard, view: &View, acc: &mut A, attac
     }
 }
 
-/// Adds the attacks `att` of a piece of kind `k` to the side's attack sets, its
-/// mobility, and its attack on the enemy king.
+/// Adds the attacks `att` of a piece of kind `k` (not a pawn: see [`pawn_tally`]) to
+/// the side's attack sets, its mobility, and its attack on the enemy king.
 #[inline(always)]
 fn tally<A: Acc>(k: Kind, att: Bitboard, view: &View, acc: &mut A, attack: &mut Attack) {
     // A standard-bearer captures nothing but the king: its squares are not attacks
@@ -281,7 +280,6 @@ fn tally<A: Acc>(k: Kind, att: Bitboard, view: &View, acc: &mut A, attack: &mut 
         attack.checks[i] |= att & view.check_from[i] & view.mask;
     }
     match k {
-        Kind::Pawn => attack.by_pawn |= att,
         Kind::Rook | Kind::Lancer => attack.by_rook |= att,
         Kind::Knight | Kind::Bishop | Kind::ForwardBishop | Kind::Sentry | Kind::Windmill => {
             attack.by_minor |= att
