@@ -271,6 +271,7 @@ fn pawn_tally<A: Acc>(c: Color, pawns: Bitboard, view: &View, acc: &mut A, attac
 /// the side's attack sets, its mobility, and its attack on the enemy king.
 #[inline(always)]
 fn tally<A: Acc>(k: Kind, att: Bitboard, view: &View, acc: &mut A, attack: &mut Attack) {
+    debug_assert!(k != Kind::Pawn, "pawns go through pawn_tally");
     // A standard-bearer captures nothing but the king: its squares are not attacks
     // on pieces (the king zone below still counts them).
     if k != Kind::Bearer {
@@ -286,12 +287,10 @@ fn tally<A: Acc>(k: Kind, att: Bitboard, view: &View, acc: &mut A, attack: &mut 
         }
         _ => {}
     }
-    if k != Kind::Pawn {
-        let mob = count(att & view.targets);
-        acc.add(MOBILITY + k.idx(), mob);
-        if mob < 3 && !matches!(k, Kind::King | Kind::Bearer) {
-            acc.add(LOW_MOBILITY + k.idx(), 3 - mob);
-        }
+    let mob = count(att & view.targets);
+    acc.add(MOBILITY + k.idx(), mob);
+    if mob < 3 && !matches!(k, Kind::King | Kind::Bearer) {
+        acc.add(LOW_MOBILITY + k.idx(), 3 - mob);
     }
     let a = att & view.king_zone;
     if a != 0 {
