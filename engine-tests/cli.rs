@@ -1150,6 +1150,21 @@ fn train_from_a_network() {
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(stderr(&o).contains("epoch 1:"), "{}", stderr(&o));
     assert!(std::fs::read(&net).unwrap().starts_with(b"LNN2"));
+    // A wider training keeps the file's units and adds its own; a narrower one cannot.
+    let o = train(&["--epochs", "1", "--hidden", "100", "--init", built_in]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).contains("100 hidden"), "{}", stderr(&o));
+    let wide = std::fs::read(&net).unwrap();
+    // After the magic, flags, board, group count and 10 groups: the hidden size.
+    assert_eq!(u16::from_le_bytes([wide[30], wide[31]]), 100);
+    let set = format!("setoption name EvalFile value {net_s}");
+    let out = uci_session(&["setoption name UCI_Variant value lighthouse", &set, "eval"]);
+    assert!(out.contains("again.nnue correction cp "), "{out}");
+    assert_clean_failure(
+        &train(&["--hidden", "32", "--init", built_in]),
+        "has 64 hidden units, more than this training's 32",
+    );
+    assert_clean_failure(&train(&["--hidden", "257"]), "257 hidden units (1 to 256)");
     assert_clean_failure(
         &train(&["--init", "src/search/eval/nnue/chess.nnue"]),
         "has other inputs than this training",

@@ -115,8 +115,8 @@ pub struct TrainArgs {
     /// A whole evaluation, not a correction added to the hand-made one.
     #[arg(long)]
     pub whole: bool,
-    /// Hidden units per side (1 to 64); fewer learn from less data.
-    #[arg(long, default_value_t = crate::search::eval::nnue::HIDDEN)]
+    /// Hidden units per side (1 to 256); fewer learn from less data.
+    #[arg(long, default_value_t = crate::search::eval::nnue::DEFAULT_HIDDEN)]
     pub hidden: usize,
     /// Also give pieces held by a jailer inputs of their own (variants with jailers).
     #[arg(long)]

@@ -547,6 +547,13 @@ fn read_init(v: &Variant, cfg: &Config, path: &str) -> Result<nnue::Net, String>
              with --held where this has none, or the reverse)"
         ));
     }
+    if net.hidden() > cfg.hidden {
+        return Err(format!(
+            "train: {path} has {} hidden units, more than this training's {} (--hidden)",
+            net.hidden(),
+            cfg.hidden
+        ));
+    }
     if net.residual != cfg.residual {
         return Err(format!(
             "train: {path} is {}, this training {}",
@@ -566,18 +573,19 @@ fn read_init(v: &Variant, cfg: &Config, path: &str) -> Result<nnue::Net, String>
 }
 
 /// Puts `net`'s weights into `p`. The shared rows start at nothing (the file holds them
-/// folded into each input's own). Units past the file's own get weights of nothing,
-/// and such a unit never learns: train with the file's hidden size.
+/// folded into each input's own). A network of fewer units fills the first of each
+/// row; the others keep their random start, and a unit's output weight starts small, so
+/// the wider network begins about where the file's was and the new units learn.
 fn start_from(d: &Data, p: &mut Params, net: &nnue::Net) {
     let (w1, b1, w2, b2) = net.unscaled();
-    let h = d.h;
-    for (i, row) in w1.chunks_exact(HIDDEN).enumerate().take(d.ninputs) {
-        p.w1[i * h..(i + 1) * h].copy_from_slice(&row[..h]);
+    let (h, nh) = (d.h, net.hidden());
+    for (i, row) in w1.chunks_exact(nh).enumerate() {
+        p.w1[i * h..i * h + nh].copy_from_slice(row);
     }
     p.w1[d.ninputs * h..].fill(0.0);
-    p.b1.copy_from_slice(&b1[..h]);
-    p.w2[..h].copy_from_slice(&w2[..h]);
-    p.w2[h..].copy_from_slice(&w2[HIDDEN..HIDDEN + h]);
+    p.b1[..nh].copy_from_slice(&b1);
+    p.w2[..nh].copy_from_slice(&w2[..nh]);
+    p.w2[h..h + nh].copy_from_slice(&w2[nh..]);
     p.b2 = b2;
 }
 

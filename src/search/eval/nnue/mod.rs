@@ -1,6 +1,7 @@
 //! Small efficiently updatable networks, one per variant that has one: the inputs of
-//! [`features`] seen from each side, a hidden layer of [`HIDDEN`] clipped-ReLU units per
-//! side, and one output, the side to move's score in centipawns.
+//! [`features`] seen from each side, a hidden layer of clipped-ReLU units per side (its
+//! size is the network's own, up to [`HIDDEN`]), and one output, the side to move's
+//! score in centipawns.
 //!
 //! The accumulators (the hidden layer before clipping) are not updated inside
 //! `do_move`: the search keeps one per ply with the input bits it was built from, and
@@ -17,9 +18,10 @@
 //! and `n` groups of two bytes ([`Group::encode`]), the hidden size `h` (u16, 1 to
 //! [`HIDDEN`]), then the input weights `[2n·64][h]` i16, the hidden biases `[h]` i16,
 //! the output weights `[2·h]` i16 (side to move's half first) and the output bias i32.
-//! A network of fewer than [`HIDDEN`] units is read into the full size with the rest
-//! at nothing, so every network costs the same to run. Input weights and biases are scaled by [`QA`], output weights by
-//! [`QB`], the output bias by `QA·QB`; the output times [`SCALE`] is centipawns.
+//! A network runs at its own size: the accumulators have room for [`HIDDEN`] units and
+//! a network uses the first `h`. Input weights and biases are scaled by [`QA`], output
+//! weights by [`QB`], the output bias by `QA·QB`; the output times [`SCALE`] is
+//! centipawns.
 
 pub mod features;
 
@@ -29,8 +31,10 @@ use crate::rules::{Position, Variant};
 pub use features::{Group, Layout, MAX_GROUPS};
 use std::sync::OnceLock;
 
-/// Hidden units per side.
-pub const HIDDEN: usize = 64;
+/// The most hidden units per side a network may have.
+pub const HIDDEN: usize = 256;
+/// Hidden units per side of a network trained without saying how many.
+pub const DEFAULT_HIDDEN: usize = 64;
 /// Scale of the input layer: the clipped ReLU's ceiling.
 pub const QA: i32 = 255;
 /// Scale of the output weights.
@@ -48,9 +52,13 @@ pub const MAGIC: &[u8; 4] = b"LNN2";
 pub struct Net {
     /// What its inputs are.
     pub layout: Layout,
-    w1: Vec<[i16; HIDDEN]>,
-    b1: [i16; HIDDEN],
-    w2: [i16; 2 * HIDDEN],
+    /// Hidden units per side.
+    h: usize,
+    /// Input weights, `h` a row, one row an input.
+    w1: Vec<i16>,
+    b1: Vec<i16>,
+    /// Output weights, the side to move's `h` first.
+    w2: Vec<i16>,
     b2: i32,
     /// The output is added to the hand-made evaluation.
     pub residual: bool,
@@ -58,8 +66,8 @@ pub struct Net {
     pub name: String,
 }
 
-/// One position's hidden sums for both views, and the input bits they were built
-/// from (White's groups, then Black's).
+/// One position's hidden sums for both views (a network of `h` units uses the first
+/// `h`), and the input bits they were built from (White's groups, then Black's).
 #[derive(Clone)]
 pub struct Accumulator {
     v: [[i16; HIDDEN]; 2],
@@ -78,8 +86,8 @@ impl Default for Accumulator {
 }
 
 /// The length of a network file with `n` groups.
-fn file_len(n: usize) -> usize {
-    4 + 2 + 2 + 2 + 2 * n + 2 + 2 * ((2 * n * 64 + 1 + 2) * HIDDEN) + 4
+fn file_len(n: usize, h: usize) -> usize {
+    4 + 2 + 2 + 2 + 2 * n + 2 + 2 * ((2 * n * 64 + 1 + 2) * h) + 4
 }
 
 fn read_u16(b: &[u8], at: &mut usize) -> Result<u16, String> {
@@ -156,16 +164,16 @@ impl Net {
                 "network has {h} hidden units; this build reads 1 to {HIDDEN}"
             ));
         }
-        // Units past `h` keep weights of nothing: they add nothing to the output.
-        let mut w1 = vec![[0i16; HIDDEN]; layout.inputs()];
-        for row in w1.iter_mut() {
-            read_i16s(b, &mut at, &mut row[..h])?;
+        // The length is known now: refuse a short file before reserving its weights.
+        if b.len() < file_len(n, h) {
+            return Err("network file cut short".into());
         }
-        let mut b1 = [0i16; HIDDEN];
-        read_i16s(b, &mut at, &mut b1[..h])?;
-        let mut w2 = [0i16; 2 * HIDDEN];
-        read_i16s(b, &mut at, &mut w2[..h])?;
-        read_i16s(b, &mut at, &mut w2[HIDDEN..HIDDEN + h])?;
+        let mut w1 = vec![0i16; layout.inputs() * h];
+        read_i16s(b, &mut at, &mut w1)?;
+        let mut b1 = vec![0i16; h];
+        read_i16s(b, &mut at, &mut b1)?;
+        let mut w2 = vec![0i16; 2 * h];
+        read_i16s(b, &mut at, &mut w2)?;
         let s = b.get(at..at + 4).ok_or("network file cut short")?;
         let b2 = i32::from_le_bytes([s[0], s[1], s[2], s[3]]);
         if at + 4 != b.len() {
@@ -173,6 +181,7 @@ impl Net {
         }
         Ok(Net {
             layout,
+            h,
             w1,
             b1,
             w2,
@@ -182,17 +191,18 @@ impl Net {
         })
     }
 
+    /// Hidden units per side.
+    pub fn hidden(&self) -> usize {
+        self.h
+    }
+
     /// The weights as training holds them, the file's scales taken out: input weights
-    /// (`HIDDEN` a row, one row an input), hidden biases, output weights (side to move's
-    /// half first) and the output bias.
+    /// ([`Net::hidden`] a row, one row an input), hidden biases, output weights (side to
+    /// move's half first) and the output bias.
     pub fn unscaled(&self) -> (Vec<f32>, Vec<f32>, Vec<f32>, f32) {
         let (qa, qb) = (QA as f32, QB as f32);
         (
-            self.w1
-                .iter()
-                .flatten()
-                .map(|&w| f32::from(w) / qa)
-                .collect(),
+            self.w1.iter().map(|&w| f32::from(w) / qa).collect(),
             self.b1.iter().map(|&w| f32::from(w) / qa).collect(),
             self.w2.iter().map(|&w| f32::from(w) / qb).collect(),
             self.b2 as f32 / (qa * qb),
@@ -211,7 +221,9 @@ impl Net {
 
     /// Builds `acc` from scratch for the input bits `target`.
     fn rebuild(&self, acc: &mut Accumulator, target: &[Bitboard; 2 * MAX_GROUPS]) {
-        acc.v = [self.b1; 2];
+        let h = self.h;
+        acc.v[0][..h].copy_from_slice(&self.b1);
+        acc.v[1][..h].copy_from_slice(&self.b1);
         acc.bits = [0; 2 * MAX_GROUPS];
         acc.valid = true;
         self.apply(acc, target);
@@ -220,6 +232,18 @@ impl Net {
     /// Changes `acc` (valid) into the sums of the input bits `target`.
     #[inline(always)]
     fn apply(&self, acc: &mut Accumulator, target: &[Bitboard; 2 * MAX_GROUPS]) {
+        // The sizes networks are trained at as constants: loops of a known length.
+        match self.h {
+            64 => self.apply_sized(acc, target, 64),
+            128 => self.apply_sized(acc, target, 128),
+            256 => self.apply_sized(acc, target, 256),
+            h => self.apply_sized(acc, target, h),
+        }
+    }
+
+    /// [`Net::apply`] for `h`, the network's size.
+    #[inline(always)]
+    fn apply_sized(&self, acc: &mut Accumulator, target: &[Bitboard; 2 * MAX_GROUPS], h: usize) {
         let n = self.layout.groups.len();
         for i in 0..2 * n {
             let (c, g) = if i < n {
@@ -235,8 +259,9 @@ impl Net {
                     let bit = bits.trailing_zeros() as u8;
                     bits &= bits - 1;
                     for view in [Color::White, Color::Black] {
-                        let w = &self.w1[self.layout.input(view, c, g, bit)];
-                        for (a, d) in acc.v[view.idx()].iter_mut().zip(w) {
+                        let row = self.layout.input(view, c, g, bit) * h;
+                        let w = &self.w1[row..row + h];
+                        for (a, d) in acc.v[view.idx()][..h].iter_mut().zip(w) {
                             *a = if add {
                                 a.wrapping_add(*d)
                             } else {
@@ -267,23 +292,45 @@ impl Net {
         };
         let own = changes(acc);
         match from {
-            Some(f) if changes(f) < own.min(MAX_CHANGES + 1) => acc.clone_from(f),
+            Some(f) if changes(f) < own.min(MAX_CHANGES + 1) => self.copy(f, acc),
             _ if own > MAX_CHANGES => return self.rebuild(acc, &target),
             _ => {}
         }
         self.apply(acc, &target);
     }
 
+    /// Copies what this network uses of `from` into `to`.
+    #[inline(always)]
+    fn copy(&self, from: &Accumulator, to: &mut Accumulator) {
+        let (h, n) = (self.h, 2 * self.layout.groups.len());
+        for view in 0..2 {
+            to.v[view][..h].copy_from_slice(&from.v[view][..h]);
+        }
+        to.bits[..n].copy_from_slice(&from.bits[..n]);
+        to.valid = from.valid;
+    }
+
     /// The output for side `stm` to move, in centipawns.
     #[inline(always)]
     pub fn output(&self, acc: &Accumulator, stm: Color) -> i32 {
-        let us = &acc.v[stm.idx()];
-        let them = &acc.v[stm.flip().idx()];
+        match self.h {
+            64 => self.output_sized(acc, stm, 64),
+            128 => self.output_sized(acc, stm, 128),
+            256 => self.output_sized(acc, stm, 256),
+            h => self.output_sized(acc, stm, h),
+        }
+    }
+
+    /// [`Net::output`] for `h`, the network's size.
+    #[inline(always)]
+    fn output_sized(&self, acc: &Accumulator, stm: Color, h: usize) -> i32 {
+        let us = &acc.v[stm.idx()][..h];
+        let them = &acc.v[stm.flip().idx()][..h];
         let mut sum = 0i32;
-        for (a, w) in us.iter().zip(&self.w2[..HIDDEN]) {
+        for (a, w) in us.iter().zip(&self.w2[..h]) {
             sum += i32::from((*a).clamp(0, QA as i16)) * i32::from(*w);
         }
-        for (a, w) in them.iter().zip(&self.w2[HIDDEN..]) {
+        for (a, w) in them.iter().zip(&self.w2[h..]) {
             sum += i32::from((*a).clamp(0, QA as i16)) * i32::from(*w);
         }
         // In i64 and bounded: a file's weights may be anything, and no score of theirs
@@ -304,9 +351,10 @@ impl std::fmt::Debug for Net {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "Net({}, {} groups, {HIDDEN} hidden)",
+            "Net({}, {} groups, {} hidden)",
             self.name,
-            self.layout.groups.len()
+            self.layout.groups.len(),
+            self.h
         )
     }
 }
@@ -373,7 +421,10 @@ pub fn load(path: &str) -> Result<Net, String> {
     // swallowed.
     let mut b = Vec::new();
     std::fs::File::open(path)
-        .and_then(|f| f.take(file_len(MAX_GROUPS) as u64 + 1).read_to_end(&mut b))
+        .and_then(|f| {
+            f.take(file_len(MAX_GROUPS, HIDDEN) as u64 + 1)
+                .read_to_end(&mut b)
+        })
         .map_err(|e| format!("{path}: {e}"))?;
     Net::parse(&b, path).map_err(|e| format!("{path}: {e}"))
 }
@@ -385,20 +436,18 @@ mod tests {
     use crate::rules::moves::MoveList;
     use rand::{Rng, SeedableRng};
 
-    /// A network of random weights for `v`'s inputs, the optional held group
-    /// included where `v` has jailers.
-    fn random_net(v: &Variant, seed: u64) -> Vec<u8> {
+    /// A network of `h` units and random weights for `v`'s inputs, the optional held
+    /// group included where `v` has jailers.
+    fn random_net_of(v: &Variant, seed: u64, h: usize) -> Vec<u8> {
         let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
         let layout = Layout::for_variant_held(v).unwrap();
-        let n1 = (layout.inputs() + 1) * HIDDEN;
+        let n1 = (layout.inputs() + 1) * h;
         let w1: Vec<i16> = (0..n1).map(|_| rng.gen_range(-300i16..300)).collect();
-        let w2: Vec<i16> = (0..2 * HIDDEN)
-            .map(|_| rng.gen_range(-100i16..100))
-            .collect();
+        let w2: Vec<i16> = (0..2 * h).map(|_| rng.gen_range(-100i16..100)).collect();
         write(
             &layout,
             false,
-            HIDDEN,
+            h,
             w1.into_iter(),
             std::iter::empty(),
             w2.into_iter(),
@@ -406,12 +455,23 @@ mod tests {
         )
     }
 
+    /// A network of [`DEFAULT_HIDDEN`] units and random weights for `v`'s inputs.
+    fn random_net(v: &Variant, seed: u64) -> Vec<u8> {
+        random_net_of(v, seed, DEFAULT_HIDDEN)
+    }
+
     #[test]
     fn updates_from_any_accumulator_match_a_fresh_sum_in_every_variant() {
         let vs = Variants::builtin();
         let mut rng = rand::rngs::StdRng::seed_from_u64(3);
-        for v in vs.all() {
-            let net = Net::parse(&random_net(v, 7), "random").unwrap();
+        // Sizes the vector loops take whole and with a remainder, and the largest.
+        for (v, h) in vs
+            .all()
+            .iter()
+            .zip([64, 100, HIDDEN, 7].into_iter().cycle())
+        {
+            let net = Net::parse(&random_net_of(v, 7, h), "random").unwrap();
+            assert_eq!(net.hidden(), h);
             assert!(net.covers(v), "{}", v.name);
             let mut checked = 0;
             for _game in 0..12 {
@@ -432,13 +492,14 @@ mod tests {
                     // The fresh sum is the sum of the position's own inputs.
                     let mut ins = Vec::new();
                     net.layout.white_inputs(&pos, &mut ins);
-                    let mut white = net.b1;
+                    let mut white = net.b1.clone();
                     for &i in &ins {
-                        for (a, w) in white.iter_mut().zip(&net.w1[i as usize]) {
+                        let row = &net.w1[i as usize * h..(i as usize + 1) * h];
+                        for (a, w) in white.iter_mut().zip(row) {
                             *a = a.wrapping_add(*w);
                         }
                     }
-                    assert_eq!(white, fresh.v[0], "{}", v.name);
+                    assert_eq!(white, fresh.v[0][..h], "{}", v.name);
                     // From the position before, from one further back, from nothing,
                     // and in place over a stale sum.
                     let back = history.len().saturating_sub(1 + rng.gen_range(0..6));
@@ -463,7 +524,7 @@ mod tests {
     }
 
     #[test]
-    fn a_smaller_network_reads_as_the_full_size_with_the_rest_at_nothing() {
+    fn a_smaller_network_scores_as_the_largest_with_the_rest_at_nothing() {
         let vs = Variants::builtin();
         let v = vs.get("royalstandard").unwrap();
         let layout = Layout::for_variant(v).unwrap();
