@@ -12,7 +12,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 games=${1:-200}; limit=${2:-50000}; shift 2 || true
 variants=${*:-fullcavalry eightpiece}
-all_features="null lmr pruning aspiration rfp futility lmp histprune see razoring probcut singular checkext iir correction matedistance ttcut qsee qdrops killers countermove history"
+all_features="null lmr pruning aspiration rfp futility lmp histprune see razoring probcut singular checkext iir correction matedistance ttcut qsee qdrops killers countermove history piececorr"
 features=${FEATURES:-$all_features}
 cargo build --release --quiet
 tmp=$(mktemp -d); bin=$tmp/lancer; cp target/release/lancer "$bin"

@@ -32,6 +32,9 @@ pub(crate) struct Histories {
     /// Correction history per side and pawn-structure key: how far the static
     /// evaluation has missed the search's result in such positions.
     corr: Box<[[i32; CORR_SIZE]; 2]>,
+    /// The same per side to move and key of one side's pieces other than pawns:
+    /// `CORR_SIZE` entries for each (side of the pieces, side to move), White's first.
+    piece_corr: Vec<i32>,
 }
 
 /// Entries of the correction table.
@@ -70,6 +73,37 @@ fn corr_index(pos: &Position) -> usize {
     (h >> (64 - 14)) as usize
 }
 
+/// Multipliers that spread one kind's squares over the key.
+const KIND_MIX: [u64; NKINDS] = [
+    0x9E37_79B9_7F4A_7C15,
+    0xC2B2_AE3D_27D4_EB4F,
+    0x1656_67B1_9E37_79F9,
+    0x27D4_EB2F_1656_67C5,
+    0xFF51_AFD7_ED55_8CCD,
+    0xC4CE_B9FE_1A85_EC53,
+    0x94D0_49BB_1331_11EB,
+    0xBF58_476D_1CE4_E5B9,
+    0x2545_F491_4F6C_DD1D,
+    0x8538_ECB5_BD45_6EA3,
+    0xD6E8_FEB8_6659_FD93,
+    0xA076_1D64_78BD_642F,
+];
+
+/// The index in the piece correction tables of `c`'s pieces other than pawns (which
+/// [`corr_index`] reads) in `pos`: the material and where it stands.
+#[inline]
+fn piece_index(pos: &Position, c: Color) -> usize {
+    let own = pos.pieces(c) & !pos.kind_bb(Kind::Pawn);
+    let mut h = 0u64;
+    for (k, mix) in ALL_KINDS.iter().zip(KIND_MIX) {
+        let b = pos.kind_bb(*k) & own;
+        if b != 0 {
+            h = (h ^ b.wrapping_mul(mix)).rotate_left(23);
+        }
+    }
+    (h.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - 14)) as usize
+}
+
 impl Histories {
     /// A placeholder that owns no tables (nothing is allocated).
     pub(crate) fn empty() -> Histories {
@@ -78,6 +112,7 @@ impl Histories {
             capture: Box::new([[[0; NKINDS]; 64]; PIECES]),
             cont: Vec::new(),
             corr: Box::new([[0; CORR_SIZE]; 2]),
+            piece_corr: Vec::new(),
         }
     }
 
@@ -87,6 +122,7 @@ impl Histories {
             capture: Box::new([[[0; NKINDS]; 64]; PIECES]),
             cont: vec![0; (NO_CONT + 1) * BLOCK],
             corr: Box::new([[0; CORR_SIZE]; 2]),
+            piece_corr: vec![0; 4 * CORR_SIZE],
         }
     }
 
@@ -132,19 +168,49 @@ pub(crate) fn cont_block(pc: Piece, to: Square) -> usize {
 }
 
 impl Histories {
-    /// The static evaluation `raw` corrected by what searches found before.
+    /// The piece correction entries of `pos` (White's pieces, Black's), if the
+    /// tables exist.
     #[inline]
-    pub(crate) fn corrected(&self, pos: &Position, raw: i32) -> i32 {
-        let c = self.corr[pos.side().idx()][corr_index(pos)] / CORR_GRAIN;
-        (raw + c).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+    fn piece_slots(&self, pos: &Position) -> Option<[usize; 2]> {
+        if self.piece_corr.is_empty() {
+            return None;
+        }
+        let s = pos.side().idx();
+        Some(
+            [Color::White, Color::Black]
+                .map(|c| (c.idx() * 2 + s) * CORR_SIZE + piece_index(pos, c)),
+        )
     }
 
-    /// Moves the correction of `pos` toward `diff` (search result less corrected eval).
+    /// The static evaluation `raw` corrected by what searches found before: by the
+    /// pawns' key and, with `pieces`, half of each side's piece key.
     #[inline]
-    pub(crate) fn update_correction(&mut self, pos: &Position, depth: i32, diff: i32) {
+    pub(crate) fn corrected(&self, pos: &Position, raw: i32, pieces: bool) -> i32 {
+        let mut c = self.corr[pos.side().idx()][corr_index(pos)];
+        if let Some([w, b]) = self.piece_slots(pos).filter(|_| pieces) {
+            c += (self.piece_corr[w] + self.piece_corr[b]) / 2;
+        }
+        (raw + c / CORR_GRAIN).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+    }
+
+    /// Moves the corrections of `pos` toward `diff` (search result less corrected
+    /// eval); with `pieces` the piece tables too.
+    #[inline]
+    pub(crate) fn update_correction(
+        &mut self,
+        pos: &Position,
+        depth: i32,
+        diff: i32,
+        pieces: bool,
+    ) {
         let bonus = (diff * depth * CORR_GRAIN / 8).clamp(-CORR_LIMIT / 4, CORR_LIMIT / 4);
-        let e = &mut self.corr[pos.side().idx()][corr_index(pos)];
-        *e += bonus - *e * bonus.abs() / CORR_LIMIT;
+        let toward = |e: &mut i32| *e += bonus - *e * bonus.abs() / CORR_LIMIT;
+        toward(&mut self.corr[pos.side().idx()][corr_index(pos)]);
+        if let Some(slots) = self.piece_slots(pos).filter(|_| pieces) {
+            for i in slots {
+                toward(&mut self.piece_corr[i]);
+            }
+        }
     }
 }
 
@@ -379,5 +445,44 @@ impl Tried {
     #[inline]
     pub(crate) fn captures(&self) -> &[Move] {
         &self.captures[..self.nc]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::ini::Variants;
+
+    #[test]
+    fn corrections_follow_the_pawns_and_each_sides_pieces() {
+        let vs = Variants::builtin();
+        let chess = vs.get("chess").unwrap();
+        let pos = |fen: &str| Position::from_efen(chess, fen).unwrap();
+        let a = pos("r3k3/pp3ppp/2n5/8/8/2N5/PP3PPP/R3K3 w - - 0 1");
+        // The same pawns, White's knight elsewhere: only White's piece key differs.
+        let b = pos("r3k3/pp3ppp/2n5/8/8/5N2/PP3PPP/R3K3 w - - 0 1");
+        // The same pieces, Black to move: other tables.
+        let a_black = pos("r3k3/pp3ppp/2n5/8/8/2N5/PP3PPP/R3K3 b - - 0 1");
+        let mut h = Histories::new();
+        for _ in 0..50 {
+            h.update_correction(&a, 8, 100, true);
+        }
+        let (with, without) = (h.corrected(&a, 0, true), h.corrected(&a, 0, false));
+        assert!(without > 0 && with > without, "{with} {without}");
+        // Black's piece key still matches: half of that entry is added.
+        let (b_with, b_without) = (h.corrected(&b, 0, true), h.corrected(&b, 0, false));
+        assert_eq!(b_without, without);
+        assert!(
+            b_with > b_without && b_with < with,
+            "{b_with} {b_without} {with}"
+        );
+        assert_eq!(h.corrected(&a_black, 0, true), 0);
+        // Updated without the piece tables, they stay as they were.
+        let mut h = Histories::new();
+        h.update_correction(&a, 8, 100, false);
+        assert_eq!(h.corrected(&a, 0, true), h.corrected(&a, 0, false));
+        // The tables a placeholder lacks are never read.
+        let e = Histories::empty();
+        assert_eq!(e.corrected(&a, 7, true), 7);
     }
 }

@@ -105,6 +105,8 @@ pub enum Feature {
     CounterMove = 1 << 20,
     /// Quiet-move histories (history, continuation) in move ordering.
     History = 1 << 21,
+    /// The correction history keyed by each side's pieces other than pawns.
+    PieceCorrection = 1 << 22,
 }
 
 impl Feature {
@@ -132,6 +134,7 @@ impl Feature {
         ("killers", Feature::Killers),
         ("countermove", Feature::CounterMove),
         ("history", Feature::History),
+        ("piececorr", Feature::PieceCorrection),
     ];
 
     /// Parses a comma list such as `null,lmr` into bits; an unknown name is an error

@@ -268,14 +268,18 @@ impl<'a> Worker<'a> {
         if !self.on(Feature::Correction) {
             return raw.clamp(-MATE_BOUND + 1, MATE_BOUND - 1);
         }
-        self.heur.tables().corrected(pos, raw)
+        let pieces = self.on(Feature::PieceCorrection);
+        self.heur.tables().corrected(pos, raw, pieces)
     }
 
     /// Moves the correction of `pos` toward `diff` (search result less corrected eval).
     #[inline]
     pub(crate) fn update_correction(&mut self, pos: &Position, depth: i32, diff: i32) {
         if self.on(Feature::Correction) {
-            self.heur.tables_mut().update_correction(pos, depth, diff);
+            let pieces = self.on(Feature::PieceCorrection);
+            self.heur
+                .tables_mut()
+                .update_correction(pos, depth, diff, pieces);
         }
     }
 
