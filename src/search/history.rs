@@ -105,7 +105,8 @@ fn piece_index(pos: &Position, c: Color) -> usize {
 }
 
 impl Histories {
-    /// A placeholder that owns no tables (nothing is allocated).
+    /// A placeholder with only the small tables (no continuation or piece correction
+    /// tables are allocated).
     pub(crate) fn empty() -> Histories {
         Histories {
             main: Box::new([[[0; 64]; 65]; 2]),
