@@ -51,29 +51,22 @@ fn corr_index(pos: &Position) -> usize {
     let white = pos.pieces(Color::White);
     let pawns = pos.kind_bb(Kind::Pawn);
     let royals = pos.kind_bb(Kind::King) | pos.kind_bb(Kind::Bearer);
-    let mut h = (pawns & white).wrapping_mul(0x9E37_79B9_7F4A_7C15)
-        ^ (pawns & !white)
-            .wrapping_mul(0xC2B2_AE3D_27D4_EB4F)
-            .rotate_left(17)
-        ^ (royals & white)
-            .wrapping_mul(0x1656_67B1_9E37_79F9)
-            .rotate_left(29)
-        ^ (royals & !white)
-            .wrapping_mul(0x27D4_EB2F_1656_67C5)
-            .rotate_left(43);
+    let mut h = (pawns & white).wrapping_mul(KIND_MIX[0])
+        ^ (pawns & !white).wrapping_mul(KIND_MIX[1]).rotate_left(17)
+        ^ (royals & white).wrapping_mul(KIND_MIX[2]).rotate_left(29)
+        ^ (royals & !white).wrapping_mul(KIND_MIX[3]).rotate_left(43);
     if pos.variant().drops {
         for k in ALL_KINDS {
             let n = pos.hand(Color::White, k) as u64 | (pos.hand(Color::Black, k) as u64) << 4;
-            h = (h ^ n
-                .wrapping_mul(0xFF51_AFD7_ED55_8CCD)
-                .rotate_left(k as u32 * 5))
-            .wrapping_mul(0xC4CE_B9FE_1A85_EC53);
+            h = (h ^ n.wrapping_mul(KIND_MIX[4]).rotate_left(k as u32 * 5))
+                .wrapping_mul(KIND_MIX[5]);
         }
     }
     (h >> (64 - 14)) as usize
 }
 
-/// Multipliers that spread one kind's squares over the key.
+/// Odd multipliers that spread a bitboard (or a count) over a key: [`corr_index`] takes
+/// the first six, [`piece_index`] one a kind.
 const KIND_MIX: [u64; NKINDS] = [
     0x9E37_79B9_7F4A_7C15,
     0xC2B2_AE3D_27D4_EB4F,
@@ -101,7 +94,7 @@ fn piece_index(pos: &Position, c: Color) -> usize {
             h = (h ^ b.wrapping_mul(mix)).rotate_left(23);
         }
     }
-    (h.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - 14)) as usize
+    (h.wrapping_mul(KIND_MIX[0]) >> (64 - 14)) as usize
 }
 
 impl Histories {

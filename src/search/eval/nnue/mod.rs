@@ -229,16 +229,22 @@ impl Net {
         self.apply(acc, target);
     }
 
+    /// `f` of the network's size, given as a constant for the sizes networks are
+    /// trained at, so that the loops `f` inlines have a known length.
+    #[inline(always)]
+    fn sized<R>(&self, f: impl FnOnce(usize) -> R) -> R {
+        match self.h {
+            64 => f(64),
+            128 => f(128),
+            256 => f(256),
+            h => f(h),
+        }
+    }
+
     /// Changes `acc` (valid) into the sums of the input bits `target`.
     #[inline(always)]
     fn apply(&self, acc: &mut Accumulator, target: &[Bitboard; 2 * MAX_GROUPS]) {
-        // The sizes networks are trained at as constants: loops of a known length.
-        match self.h {
-            64 => self.apply_sized(acc, target, 64),
-            128 => self.apply_sized(acc, target, 128),
-            256 => self.apply_sized(acc, target, 256),
-            h => self.apply_sized(acc, target, h),
-        }
+        self.sized(|h| self.apply_sized(acc, target, h))
     }
 
     /// [`Net::apply`] for `h`, the network's size.
@@ -313,12 +319,7 @@ impl Net {
     /// The output for side `stm` to move, in centipawns.
     #[inline(always)]
     pub fn output(&self, acc: &Accumulator, stm: Color) -> i32 {
-        match self.h {
-            64 => self.output_sized(acc, stm, 64),
-            128 => self.output_sized(acc, stm, 128),
-            256 => self.output_sized(acc, stm, 256),
-            h => self.output_sized(acc, stm, h),
-        }
+        self.sized(|h| self.output_sized(acc, stm, h))
     }
 
     /// [`Net::output`] for `h`, the network's size.
