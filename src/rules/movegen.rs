@@ -43,17 +43,26 @@ struct Gen {
 impl Position {
     /// All legal moves of the side to move.
     pub fn legal_moves(&self, list: &mut MoveList) {
-        self.legal(list, true);
+        self.legal(list, true, !0);
     }
 
     /// The legal moves that capture an enemy piece (not displacements of bearers), plus
     /// promotions by a push, en passant and sentry captures. Drops, castling and the
     /// pass are not captures.
     pub fn legal_captures(&self, list: &mut MoveList) {
-        self.legal(list, false);
+        self.legal(list, false, !0);
     }
 
-    fn legal(&self, list: &mut MoveList, quiets: bool) {
+    /// The legal captures of [`Position::legal_captures`] whose victim stands on `sq`,
+    /// and possibly others (en passant, king captures elsewhere): filter by square. Made
+    /// for a short list; when it fills up ([`MoveList::is_full`]) moves may be missing.
+    pub fn legal_captures_on<const N: usize>(&self, sq: Square, list: &mut MoveList<N>) {
+        self.legal(list, false, bb(sq));
+    }
+
+    /// Generates into `list`; `only` limits the destinations (victims for sentries) of
+    /// every piece but the king.
+    fn legal<const N: usize>(&self, list: &mut MoveList<N>, quiets: bool, only: Bitboard) {
         list.clear();
         let v = self.variant;
         let us = self.side;
@@ -61,15 +70,15 @@ impl Position {
             return;
         };
         if v.goal == Goal::KingCapture {
-            let g = self.gen_ctx(!0, quiets);
+            let g = self.gen_ctx(only, quiets);
             self.generate(list, &g, !0, false);
             return;
         }
         let checkers = self.checkers();
         if v.simple {
-            self.legal_simple(list, ksq, checkers, quiets);
+            self.legal_simple(list, ksq, checkers, quiets, only);
         } else {
-            self.legal_generic(list, ksq, checkers, quiets);
+            self.legal_generic(list, ksq, checkers, quiets, only);
         }
     }
 
@@ -113,7 +122,14 @@ impl Position {
         }
     }
 
-    fn legal_simple(&self, list: &mut MoveList, ksq: Square, checkers: Bitboard, quiets: bool) {
+    fn legal_simple<const N: usize>(
+        &self,
+        list: &mut MoveList<N>,
+        ksq: Square,
+        checkers: Bitboard,
+        quiets: bool,
+        only: Bitboard,
+    ) {
         let t = tables();
         let v = self.variant;
         let us = self.side;
@@ -141,7 +157,7 @@ impl Position {
                 pinned |= b;
             }
         }
-        let g = self.gen_ctx(target, quiets);
+        let g = self.gen_ctx(target & only, quiets);
         self.generate(list, &g, drop_target, checkers == 0 && quiets);
         list.retain(|m| match m.move_type() {
             MoveType::Drop | MoveType::Castle | MoveType::Pass => true,
@@ -157,13 +173,20 @@ impl Position {
         });
     }
 
-    fn legal_generic(&self, list: &mut MoveList, ksq: Square, checkers: Bitboard, quiets: bool) {
+    fn legal_generic<const N: usize>(
+        &self,
+        list: &mut MoveList<N>,
+        ksq: Square,
+        checkers: Bitboard,
+        quiets: bool,
+        only: Bitboard,
+    ) {
         let t = tables();
         let v = self.variant;
         let us = self.side;
         let in_check = checkers != 0;
         let own = self.by_color[us.idx()];
-        let g = self.gen_ctx(!0, quiets);
+        let g = self.gen_ctx(only, quiets);
         self.generate(list, &g, !0, !in_check && quiets);
         if quiets && v.pass_when_held && !in_check && self.held(us) & bb(ksq) != 0 {
             list.push(Move::PASS);
@@ -185,7 +208,13 @@ impl Position {
     }
 
     /// Pseudo-legal moves (pass excluded). `castle` enables castling (only when not in check).
-    fn generate(&self, list: &mut MoveList, g: &Gen, drop_target: Bitboard, castle: bool) {
+    fn generate<const N: usize>(
+        &self,
+        list: &mut MoveList<N>,
+        g: &Gen,
+        drop_target: Bitboard,
+        castle: bool,
+    ) {
         let v = self.variant;
         let t = tables();
         let us = g.us;
@@ -310,7 +339,13 @@ impl Position {
 
     /// Pushes a move from `from` to each square of `to_set`.
     #[inline(always)]
-    fn push_all(&self, list: &mut MoveList, g: &Gen, from: Square, to_set: Bitboard) {
+    fn push_all<const N: usize>(
+        &self,
+        list: &mut MoveList<N>,
+        g: &Gen,
+        from: Square,
+        to_set: Bitboard,
+    ) {
         if g.bearers == 0 {
             for to in squares(to_set) {
                 list.push(Move::normal(from, to));
@@ -324,7 +359,7 @@ impl Position {
 
     /// Pushes `m`, expanded into one move per displacement square when it captures a bearer.
     #[inline(always)]
-    fn push_to(&self, list: &mut MoveList, g: &Gen, m: Move, to: Square) {
+    fn push_to<const N: usize>(&self, list: &mut MoveList<N>, g: &Gen, m: Move, to: Square) {
         if g.bearers & bb(to) != 0 {
             let empties = tables().king(to) & g.mask & !(g.occ ^ bb(m.from()));
             for s in squares(empties) {
@@ -335,7 +370,13 @@ impl Position {
         }
     }
 
-    fn push_promotions(&self, list: &mut MoveList, g: &Gen, from: Square, to: Square) {
+    fn push_promotions<const N: usize>(
+        &self,
+        list: &mut MoveList<N>,
+        g: &Gen,
+        from: Square,
+        to: Square,
+    ) {
         let v = self.variant;
         let base = Move::new(MoveType::Promotion, from, to);
         for &kind in &v.promotions {
@@ -355,7 +396,7 @@ impl Position {
         }
     }
 
-    fn gen_pawns(&self, list: &mut MoveList, g: &Gen) {
+    fn gen_pawns<const N: usize>(&self, list: &mut MoveList<N>, g: &Gen) {
         let v = self.variant;
         let us = g.us;
         let pawns = self.pieces_of(us, Kind::Pawn) & g.movable & g.zone;
@@ -430,7 +471,7 @@ impl Position {
         }
     }
 
-    fn gen_sentries(&self, list: &mut MoveList, g: &Gen) {
+    fn gen_sentries<const N: usize>(&self, list: &mut MoveList<N>, g: &Gen) {
         let t = tables();
         let v = self.variant;
         let blk = g.occ | !g.mask;
@@ -449,6 +490,9 @@ impl Position {
                     continue;
                 }
                 let vs = lsb(victim);
+                if g.target & bb(vs) == 0 {
+                    continue;
+                }
                 match step(vs, d) {
                     Some(b) if v.on_board(b) => {
                         if g.occ & bb(b) == 0 {
@@ -461,7 +505,7 @@ impl Position {
         }
     }
 
-    fn gen_castling(&self, list: &mut MoveList, g: &Gen) {
+    fn gen_castling<const N: usize>(&self, list: &mut MoveList<N>, g: &Gen) {
         let t = tables();
         let v = self.variant;
         let us = g.us;
@@ -522,10 +566,11 @@ impl Position {
 
 #[cfg(test)]
 mod tests {
-    use crate::rules::{MoveList, Position, Variants};
+    use crate::rules::{Move, MoveList, Position, Variants};
 
     /// The capture generator gives exactly the legal moves that capture (or promote by
-    /// a push), in every variant, over random playouts.
+    /// a push), in every variant, over random playouts; and on any one square, exactly
+    /// those that take the piece there.
     #[test]
     fn captures_are_the_capturing_legal_moves() {
         use crate::rules::moves::MoveType;
@@ -566,9 +611,72 @@ mod tests {
                     got.sort_by_key(|m| m.0);
                     w.sort_by_key(|m| m.0);
                     assert_eq!(got, w, "{}: {}", v.name, p.efen());
+                    // On one square: the same captures of the piece there.
+                    for sq in crate::rules::bitboard::squares(them) {
+                        let on = |m: &Move| m.to() == sq && m.move_type() != MoveType::EnPassant;
+                        let mut short = MoveList::<64>::empty();
+                        p.legal_captures_on(sq, &mut short);
+                        assert!(!short.is_full(), "{}: {} on {sq}", v.name, p.efen());
+                        let mut got: Vec<_> = short.iter().copied().filter(on).collect();
+                        let mut w: Vec<_> = want.iter().copied().filter(on).collect();
+                        got.sort_by_key(|m| m.0);
+                        w.sort_by_key(|m| m.0);
+                        assert_eq!(got, w, "{}: {} on {sq}", v.name, p.efen());
+                    }
                     p.do_move(all[rnd(all.len())]);
                 }
             }
         }
+    }
+
+    /// The check test without playing the move agrees with playing it, over random
+    /// playouts in every variant (it answers only in the chess family, and must there
+    /// answer every plain move and promotion).
+    #[test]
+    fn fast_check_test_agrees_with_playing_the_move() {
+        use crate::rules::moves::MoveType;
+        let vs = Variants::builtin();
+        let mut seed = 777u64;
+        let mut rnd = move |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        let mut answered = 0;
+        let mut checks = 0;
+        for v in vs.all() {
+            for _ in 0..20 {
+                let mut p = Position::from_efen(v, &v.default_start_fen()).unwrap();
+                for _ in 0..150 {
+                    let mut all = MoveList::new();
+                    p.legal_moves(&mut all);
+                    if all.is_empty() {
+                        break;
+                    }
+                    for &m in all.iter() {
+                        let fast = p.gives_check_fast(m);
+                        let plain = matches!(m.move_type(), MoveType::Normal | MoveType::Promotion);
+                        assert_eq!(
+                            fast.is_some(),
+                            v.simple() && plain,
+                            "{}: {} {m:?}",
+                            v.name,
+                            p.efen()
+                        );
+                        if let Some(g) = fast {
+                            assert_eq!(g, p.after(m).in_check(), "{}: {} {m:?}", v.name, p.efen());
+                            answered += 1;
+                            checks += g as usize;
+                        }
+                    }
+                    p.do_move(all[rnd(all.len())]);
+                }
+            }
+        }
+        assert!(
+            answered > 10_000 && checks > 100,
+            "{answered} moves, {checks} checks"
+        );
     }
 }

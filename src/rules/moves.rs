@@ -150,32 +150,47 @@ impl Move {
 /// Capacity of a [`MoveList`]; enough for any position with at most 16 pieces a side.
 pub const MAX_MOVES: usize = 1024;
 
-/// A fixed-capacity list of moves on the stack.
+/// A fixed-capacity list of moves on the stack; `N` moves at most (a smaller `N` is
+/// cheaper to create, for lists that hold few moves).
 #[derive(Clone)]
-pub struct MoveList {
-    moves: [Move; MAX_MOVES],
+pub struct MoveList<const N: usize = MAX_MOVES> {
+    moves: [Move; N],
     len: usize,
 }
 
-impl Default for MoveList {
+impl<const N: usize> Default for MoveList<N> {
     fn default() -> Self {
-        Self::new()
+        Self::empty()
     }
 }
 
 impl MoveList {
-    /// An empty list.
+    /// An empty list of the full capacity.
     #[inline(always)]
     pub fn new() -> MoveList {
+        Self::empty()
+    }
+}
+
+impl<const N: usize> MoveList<N> {
+    /// An empty list.
+    #[inline(always)]
+    pub fn empty() -> Self {
         MoveList {
-            moves: [Move::NONE; MAX_MOVES],
+            moves: [Move::NONE; N],
             len: 0,
         }
     }
-    /// Appends a move (silently ignored when full, which no reachable position does).
+    /// Whether the list holds as many moves as it can (a further push would be lost).
+    #[inline(always)]
+    pub fn is_full(&self) -> bool {
+        self.len == N
+    }
+    /// Appends a move (ignored when full: no reachable position fills the full capacity,
+    /// and a smaller list's user checks [`MoveList::is_full`]).
     #[inline(always)]
     pub fn push(&mut self, m: Move) {
-        if self.len < MAX_MOVES {
+        if self.len < N {
             self.moves[self.len] = m;
             self.len += 1;
         }
@@ -229,7 +244,7 @@ impl MoveList {
     }
 }
 
-impl std::ops::Deref for MoveList {
+impl<const N: usize> std::ops::Deref for MoveList<N> {
     type Target = [Move];
     fn deref(&self) -> &[Move] {
         self.as_slice()

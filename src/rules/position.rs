@@ -422,6 +422,54 @@ impl Position {
         self.king_attacked(self.side)
     }
 
+    /// Whether `m` gives check, found without playing it: only in the chess family's
+    /// variants and for plain moves and promotions; `None` elsewhere, where only
+    /// playing the move tells.
+    #[inline]
+    pub fn gives_check_fast(&self, m: Move) -> Option<bool> {
+        let v = self.variant;
+        if !v.simple {
+            return None;
+        }
+        let (from, to) = (m.from(), m.to());
+        let kind = match m.move_type() {
+            MoveType::Normal => self.board[from as usize].kind(),
+            MoveType::Promotion => m.kind()?,
+            _ => return None,
+        };
+        let us = self.side;
+        let ksq = self.king_sq(us.flip())?;
+        let t = tables();
+        let k = &self.by_kind;
+        let blk = (self.occupied() & !bb(from)) | bb(to) | !v.mask;
+        let target = bb(ksq);
+        let direct = match kind {
+            Kind::Pawn => t.pawn(us.idx(), to) & target,
+            Kind::Knight => t.knight(to) & target,
+            Kind::Bishop => t.bishop(to, blk) & target,
+            Kind::Rook => t.rook(to, blk) & target,
+            Kind::Queen => (t.bishop(to, blk) | t.rook(to, blk)) & target,
+            Kind::ForwardBishop => {
+                let fwd = match us {
+                    Color::White => (to + 8 < 64).then(|| bb(to + 8)),
+                    Color::Black => to.checked_sub(8).map(bb),
+                };
+                (t.bishop(to, blk) | fwd.unwrap_or(0)) & target
+            }
+            Kind::King => 0,
+            _ => return None,
+        };
+        if direct != 0 {
+            return Some(true);
+        }
+        // A discovered check: one of our sliders now sees the king past `from`.
+        let ours = self.by_color[us.idx()] & !bb(from);
+        let diag =
+            (k[Kind::Bishop.idx()] | k[Kind::Queen.idx()] | k[Kind::ForwardBishop.idx()]) & ours;
+        let orth = (k[Kind::Rook.idx()] | k[Kind::Queen.idx()]) & ours;
+        Some((t.bishop(ksq, blk) & diag) | (t.rook(ksq, blk) & orth) != 0)
+    }
+
     /// The king's and partner's destinations for castling with the partner on `partner`.
     #[inline(always)]
     pub fn castle_targets(&self, king: Square, partner: Square) -> (Square, Square) {

@@ -747,23 +747,34 @@ impl Worker<'_> {
                 continue;
             }
             let capture = pos.is_capture(m);
-            let child = pos.after(m);
-            let f = MoveFacts {
-                m,
-                capture,
-                quiet: !capture && m.move_type() != MoveType::Promotion,
-                gives_check: match v.goal {
+            // The child is made before pruning only where the check test needs it:
+            // most pruned moves are then never played.
+            let mut played = None;
+            let fast = match v.goal {
+                Goal::Checkmate => pos.gives_check_fast(m),
+                Goal::KingCapture => None,
+            };
+            let gives_check = fast.unwrap_or_else(|| {
+                let child = played.insert(pos.after(m));
+                match v.goal {
                     Goal::Checkmate => child.in_check(),
                     Goal::KingCapture => child
                         .king_sq(child.side())
                         .is_some_and(|_| child.king_attacked(child.side())),
-                },
+                }
+            });
+            let f = MoveFacts {
+                m,
+                capture,
+                quiet: !capture && m.move_type() != MoveType::Promotion,
+                gives_check,
             };
             if best > -MATE_BOUND
                 && self.prune_move(pos, &n, &f, alpha, searched, tried.quiet_count())
             {
                 continue;
             }
+            let child = played.unwrap_or_else(|| pos.after(m));
             let ext = match self.extension(pos, &n, &f, beta) {
                 Ok(ext) => ext,
                 Err(score) => return score,

@@ -48,6 +48,8 @@ pub fn value(k: Kind) -> i32 {
 const FULL_WIDTH_DEPTH: u32 = 4;
 /// Deepest played-out exchange.
 const MAX_DEPTH: u32 = 16;
+/// Capacity of the list of captures on one square.
+const SHORT: usize = 64;
 
 /// Whether the static exchange of `m` in `pos` is at least `threshold`.
 pub fn see_ge(pos: &Position, m: Move, threshold: i32) -> bool {
@@ -221,8 +223,20 @@ fn recapture(pos: &Position, sq: Square, depth: u32) -> i32 {
             0
         };
     }
-    let mut list = MoveList::new();
-    pos.legal_captures(&mut list);
+    // Few moves capture on one square: a short list is much cheaper to set up than a
+    // full one, and the rare overflow falls back to the full list.
+    let mut short = MoveList::<SHORT>::empty();
+    pos.legal_captures_on(sq, &mut short);
+    if short.is_full() {
+        let mut list = MoveList::new();
+        pos.legal_captures(&mut list);
+        return recapture_among(pos, sq, depth, &list);
+    }
+    recapture_among(pos, sq, depth, &short)
+}
+
+/// [`recapture`] over the captures in `list`.
+fn recapture_among(pos: &Position, sq: Square, depth: u32, list: &[Move]) -> i32 {
     let mut best = 0;
     let mut cheapest: Option<(i32, Move)> = None;
     for &c in list.iter() {
