@@ -566,16 +566,19 @@ impl Position {
 
 #[cfg(test)]
 mod tests {
+    use crate::rules::moves::MoveType;
     use crate::rules::{Move, MoveList, Position, Variants};
 
-    /// The capture generator gives exactly the legal moves that capture (or promote by
-    /// a push), in every variant, over random playouts; and on any one square, exactly
-    /// those that take the piece there.
-    #[test]
-    fn captures_are_the_capturing_legal_moves() {
-        use crate::rules::moves::MoveType;
+    /// Plays `games` random games of up to `plies` plies from each variant's start,
+    /// calling `f` with every position reached that has a legal move, and its moves.
+    fn random_playouts(
+        seed: u64,
+        games: usize,
+        plies: usize,
+        mut f: impl FnMut(&Position, &MoveList),
+    ) {
         let vs = Variants::builtin();
-        let mut seed = 12345u64;
+        let mut seed = seed;
         let mut rnd = move |n: usize| {
             seed ^= seed << 13;
             seed ^= seed >> 7;
@@ -583,50 +586,59 @@ mod tests {
             (seed % n as u64) as usize
         };
         for v in vs.all() {
-            for _ in 0..30 {
+            for _ in 0..games {
                 let mut p = Position::from_efen(v, &v.default_start_fen()).unwrap();
-                for _ in 0..120 {
+                for _ in 0..plies {
                     let mut all = MoveList::new();
                     p.legal_moves(&mut all);
                     if all.is_empty() {
                         break;
                     }
-                    let mut caps = MoveList::new();
-                    p.legal_captures(&mut caps);
-                    let them = p.pieces(p.side().flip());
-                    let want: Vec<_> = all
-                        .iter()
-                        .copied()
-                        .filter(|m| match m.move_type() {
-                            MoveType::EnPassant
-                            | MoveType::SentryCapture
-                            | MoveType::SentryEdge => true,
-                            MoveType::Promotion => true,
-                            MoveType::Normal => them & (1u64 << m.to()) != 0,
-                            _ => false,
-                        })
-                        .collect();
-                    let mut got: Vec<_> = caps.iter().copied().collect();
-                    let mut w = want.clone();
-                    got.sort_by_key(|m| m.0);
-                    w.sort_by_key(|m| m.0);
-                    assert_eq!(got, w, "{}: {}", v.name, p.efen());
-                    // On one square: the same captures of the piece there.
-                    for sq in crate::rules::bitboard::squares(them) {
-                        let on = |m: &Move| m.to() == sq && m.move_type() != MoveType::EnPassant;
-                        let mut short = MoveList::<64>::empty();
-                        p.legal_captures_on(sq, &mut short);
-                        assert!(!short.is_full(), "{}: {} on {sq}", v.name, p.efen());
-                        let mut got: Vec<_> = short.iter().copied().filter(on).collect();
-                        let mut w: Vec<_> = want.iter().copied().filter(on).collect();
-                        got.sort_by_key(|m| m.0);
-                        w.sort_by_key(|m| m.0);
-                        assert_eq!(got, w, "{}: {} on {sq}", v.name, p.efen());
-                    }
+                    f(&p, &all);
                     p.do_move(all[rnd(all.len())]);
                 }
             }
         }
+    }
+
+    /// The capture generator gives exactly the legal moves that capture (or promote by
+    /// a push), in every variant, over random playouts; and on any one square, exactly
+    /// those that take the piece there.
+    #[test]
+    fn captures_are_the_capturing_legal_moves() {
+        random_playouts(12345, 30, 120, |p, all| {
+            let name = &p.variant().name;
+            let mut caps = MoveList::new();
+            p.legal_captures(&mut caps);
+            let them = p.pieces(p.side().flip());
+            let want: Vec<_> = all
+                .iter()
+                .copied()
+                .filter(|m| match m.move_type() {
+                    MoveType::EnPassant | MoveType::SentryCapture | MoveType::SentryEdge => true,
+                    MoveType::Promotion => true,
+                    MoveType::Normal => them & (1u64 << m.to()) != 0,
+                    _ => false,
+                })
+                .collect();
+            let mut got: Vec<_> = caps.iter().copied().collect();
+            let mut w = want.clone();
+            got.sort_by_key(|m| m.0);
+            w.sort_by_key(|m| m.0);
+            assert_eq!(got, w, "{name}: {}", p.efen());
+            // On one square: the same captures of the piece there.
+            for sq in crate::rules::bitboard::squares(them) {
+                let on = |m: &Move| m.to() == sq && m.move_type() != MoveType::EnPassant;
+                let mut short = MoveList::<64>::empty();
+                p.legal_captures_on(sq, &mut short);
+                assert!(!short.is_full(), "{name}: {} on {sq}", p.efen());
+                let mut got: Vec<_> = short.iter().copied().filter(on).collect();
+                let mut w: Vec<_> = want.iter().copied().filter(on).collect();
+                got.sort_by_key(|m| m.0);
+                w.sort_by_key(|m| m.0);
+                assert_eq!(got, w, "{name}: {} on {sq}", p.efen());
+            }
+        });
     }
 
     /// The check test without playing the move agrees with playing it, over random
@@ -634,46 +646,26 @@ mod tests {
     /// answer every plain move and promotion).
     #[test]
     fn fast_check_test_agrees_with_playing_the_move() {
-        use crate::rules::moves::MoveType;
-        let vs = Variants::builtin();
-        let mut seed = 777u64;
-        let mut rnd = move |n: usize| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed % n as u64) as usize
-        };
         let mut answered = 0;
         let mut checks = 0;
-        for v in vs.all() {
-            for _ in 0..20 {
-                let mut p = Position::from_efen(v, &v.default_start_fen()).unwrap();
-                for _ in 0..150 {
-                    let mut all = MoveList::new();
-                    p.legal_moves(&mut all);
-                    if all.is_empty() {
-                        break;
-                    }
-                    for &m in all.iter() {
-                        let fast = p.gives_check_fast(m);
-                        let plain = matches!(m.move_type(), MoveType::Normal | MoveType::Promotion);
-                        assert_eq!(
-                            fast.is_some(),
-                            v.simple() && plain,
-                            "{}: {} {m:?}",
-                            v.name,
-                            p.efen()
-                        );
-                        if let Some(g) = fast {
-                            assert_eq!(g, p.after(m).in_check(), "{}: {} {m:?}", v.name, p.efen());
-                            answered += 1;
-                            checks += g as usize;
-                        }
-                    }
-                    p.do_move(all[rnd(all.len())]);
+        random_playouts(777, 20, 150, |p, all| {
+            let name = &p.variant().name;
+            for &m in all.iter() {
+                let fast = p.gives_check_fast(m);
+                let plain = matches!(m.move_type(), MoveType::Normal | MoveType::Promotion);
+                assert_eq!(
+                    fast.is_some(),
+                    p.variant().simple() && plain,
+                    "{name}: {} {m:?}",
+                    p.efen()
+                );
+                if let Some(g) = fast {
+                    assert_eq!(g, p.after(m).in_check(), "{name}: {} {m:?}", p.efen());
+                    answered += 1;
+                    checks += g as usize;
                 }
             }
-        }
+        });
         assert!(
             answered > 10_000 && checks > 100,
             "{answered} moves, {checks} checks"
