@@ -2,6 +2,7 @@
 //! clocks and an incremental Zobrist key; `do_move` (copy-make: copy, then play).
 
 use super::bitboard::*;
+use super::geometry::front;
 use super::moves::*;
 use super::piece::*;
 use super::variant::*;
@@ -440,30 +441,25 @@ impl Position {
         let us = self.side;
         let ksq = self.king_sq(us.flip())?;
         let t = tables();
-        let k = &self.by_kind;
-        let blk = (self.occupied() & !bb(from)) | bb(to) | !v.mask;
-        let target = bb(ksq);
+        let occ = (self.occupied() & !bb(from)) | bb(to);
+        let blk = occ | !v.mask;
         let direct = match kind {
-            Kind::Pawn => t.pawn(us.idx(), to) & target,
-            Kind::Knight => t.knight(to) & target,
-            Kind::Bishop => t.bishop(to, blk) & target,
-            Kind::Rook => t.rook(to, blk) & target,
-            Kind::Queen => (t.bishop(to, blk) | t.rook(to, blk)) & target,
-            Kind::ForwardBishop => {
-                let fwd = match us {
-                    Color::White => (to + 8 < 64).then(|| bb(to + 8)),
-                    Color::Black => to.checked_sub(8).map(bb),
-                };
-                (t.bishop(to, blk) | fwd.unwrap_or(0)) & target
-            }
+            Kind::Pawn => t.pawn(us.idx(), to),
+            Kind::Knight => t.knight(to),
+            Kind::Bishop => t.bishop(to, blk),
+            Kind::Rook => t.rook(to, blk),
+            Kind::Queen => t.queen(to, blk),
+            Kind::ForwardBishop => t.bishop(to, blk) | front(us, to).map_or(0, bb),
             Kind::King => 0,
             _ => return None,
         };
-        if direct != 0 {
+        if direct & bb(ksq) != 0 {
             return Some(true);
         }
-        // A discovered check: one of our sliders now sees the king past `from`.
-        let ours = self.by_color[us.idx()] & !bb(from);
+        // A discovered check: one of our sliders now sees the king past `from` (only a
+        // slider can be uncovered; the cheaper test than `attackers_to` pays in search).
+        let k = &self.by_kind;
+        let ours = self.by_color[us.idx()] & occ;
         let diag =
             (k[Kind::Bishop.idx()] | k[Kind::Queen.idx()] | k[Kind::ForwardBishop.idx()]) & ours;
         let orth = (k[Kind::Rook.idx()] | k[Kind::Queen.idx()]) & ours;

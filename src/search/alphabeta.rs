@@ -750,19 +750,17 @@ impl Worker<'_> {
             // The child is made before pruning only where the check test needs it:
             // most pruned moves are then never played.
             let mut played = None;
-            let fast = match v.goal {
-                Goal::Checkmate => pos.gives_check_fast(m),
-                Goal::KingCapture => None,
-            };
-            let gives_check = fast.unwrap_or_else(|| {
-                let child = played.insert(pos.after(m));
-                match v.goal {
-                    Goal::Checkmate => child.in_check(),
-                    Goal::KingCapture => child
+            let gives_check = match v.goal {
+                Goal::Checkmate => pos
+                    .gives_check_fast(m)
+                    .unwrap_or_else(|| played.insert(pos.after(m)).in_check()),
+                Goal::KingCapture => {
+                    let child = played.insert(pos.after(m));
+                    child
                         .king_sq(child.side())
-                        .is_some_and(|_| child.king_attacked(child.side())),
+                        .is_some_and(|_| child.king_attacked(child.side()))
                 }
-            });
+            };
             let f = MoveFacts {
                 m,
                 capture,
