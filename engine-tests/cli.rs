@@ -983,7 +983,7 @@ fn datagen_and_tune() {
     assert!(new.starts_with("# mine\n[chess]\ntempo = 20 20\n"), "{new}");
     let section = new.split("[lighthouse]").nth(1).unwrap();
     assert!(section.lines().count() > 3, "tuned weights written: {new}");
-    lancer::search::eval::params::from_text(v, &new).unwrap();
+    lancer::eval::params::from_text(v, &new).unwrap();
     // Only the chosen group moves.
     std::fs::write(&weights, start).unwrap();
     let o = tune(&["--terms", "tempo", data_s]);
@@ -1130,7 +1130,7 @@ fn train_held_inputs() {
 fn train_from_a_network() {
     let (dir, data) = small_datagen("init", "lighthouse");
     let data_s = data.to_str().unwrap();
-    let built_in = "src/search/eval/nnue/lighthouse.nnue";
+    let built_in = "src/eval/nnue/lighthouse.nnue";
     let net = dir.join("again.nnue");
     let net_s = net.to_str().unwrap();
     let train = |extra: &[&str]| {
@@ -1166,7 +1166,7 @@ fn train_from_a_network() {
     );
     assert_clean_failure(&train(&["--hidden", "257"]), "257 hidden units (1 to 256)");
     assert_clean_failure(
-        &train(&["--init", "src/search/eval/nnue/chess.nnue"]),
+        &train(&["--init", "src/eval/nnue/chess.nnue"]),
         "has other inputs than this training",
     );
     assert_clean_failure(
@@ -1221,7 +1221,7 @@ fn train_and_evalfile() {
         "setoption name EvalFile value Cargo.toml",
         "setoption name EvalFile value /dev/zero",
         "eval",
-        "setoption name EvalFile value src/search/eval/nnue/chess.nnue",
+        "setoption name EvalFile value src/eval/nnue/chess.nnue",
         "eval",
         "setoption name UCI_Variant value lighthouse",
         "position startpos",

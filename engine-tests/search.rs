@@ -298,10 +298,10 @@ fn colour_mirror(efen: &str) -> String {
 /// every variant, over random games; and `eval`'s parts add up to the evaluation.
 #[test]
 fn evaluation_is_colour_symmetric() {
-    use lancer::rules::moves::MoveList;
-    use lancer::search::eval::{
+    use lancer::eval::{
         breakdown, cache, counter_scale, evaluate, evaluate_with, params, trace, MgEg,
     };
+    use lancer::rules::moves::MoveList;
     use rand::{Rng, SeedableRng};
     let mut rng = rand::rngs::StdRng::seed_from_u64(14);
     let mut checked = 0;
@@ -398,7 +398,7 @@ fn evaluation_is_colour_symmetric() {
 /// which scales the evaluation instead of adding to it.
 #[test]
 fn eval_terms_count_what_they_name() {
-    use lancer::search::eval::{cache, evaluate_with, params, trace, MgEg};
+    use lancer::eval::{cache, evaluate_with, params, trace, MgEg};
     let count = |variant: &str, efen: &str, i: usize| {
         let v = variants().get(variant).unwrap();
         let p = Position::from_efen(v, efen).unwrap_or_else(|e| panic!("{efen}: {e}"));

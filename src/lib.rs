@@ -5,6 +5,7 @@ pub mod bench;
 pub mod cli;
 pub mod diagram;
 pub mod engine;
+pub mod eval;
 pub mod progress;
 pub mod protocol;
 pub mod referee;

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Regenerates the evaluation's weights (src/search/eval/weights.ini) from the data of
+# Regenerates the evaluation's weights (src/eval/weights.ini) from the data of
 # datagen.sh (issue 14): each variant with files DIR/<variant>.*.data (or .txt) is tuned from the
 # hand-set weights, and its section of the file is replaced. Rebuild afterwards.
 #

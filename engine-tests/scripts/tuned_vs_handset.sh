@@ -1,7 +1,7 @@
 #!/bin/bash
 # Issue 14's measure: the tuned evaluation against the hand-set one, same search.
 # Builds a copy of this tree whose weights.ini has no tuned weights (so every variant
-# plays the hand-set defaults of src/search/eval/params.rs), then plays lancer match
+# plays the hand-set defaults of src/eval/params.rs), then plays lancer match
 # at 1+0.01 in each variant from balanced openings, colours swapped per opening.
 #
 #   engine-tests/scripts/tuned_vs_handset.sh [GAMES] [OUT]
@@ -25,7 +25,7 @@ cp -r Cargo.toml Cargo.lock src variants.ini engine-tests "$src/"
 {
   echo "# hand-set weights only"
   for v in chess fullcavalry eightpiece royalstandard lighthouse; do echo "[$v]"; done
-} > "$src/src/search/eval/weights.ini"
+} > "$src/src/eval/weights.ini"
 cargo build --release --quiet --manifest-path "$src/Cargo.toml" --target-dir "$out/handset-target"
 old="$out/handset-target/release/lancer"
 echo "== tuned $(git rev-parse --short HEAD) vs hand-set weights, $tc, $games games per variant"

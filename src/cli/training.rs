@@ -42,11 +42,7 @@ pub struct TuneArgs {
     #[arg(required = true, value_name = "DATA")]
     pub data: Vec<String>,
     /// The weights file: read for the starting weights, rewritten with the tuned section.
-    #[arg(
-        long,
-        default_value = "src/search/eval/weights.ini",
-        value_name = "FILE"
-    )]
+    #[arg(long, default_value = "src/eval/weights.ini", value_name = "FILE")]
     pub weights: String,
     /// Passes of gradient descent (Adam).
     #[arg(long, default_value_t = 500)]
@@ -116,7 +112,7 @@ pub struct TrainArgs {
     #[arg(long)]
     pub whole: bool,
     /// Hidden units per side (1 to 256); fewer learn from less data.
-    #[arg(long, default_value_t = crate::search::eval::nnue::DEFAULT_HIDDEN)]
+    #[arg(long, default_value_t = crate::eval::nnue::DEFAULT_HIDDEN)]
     pub hidden: usize,
     /// Also give pieces held by a jailer inputs of their own (variants with jailers).
     #[arg(long)]

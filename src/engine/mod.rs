@@ -118,7 +118,7 @@ impl Default for Engine {
 /// weights and a network the build has.
 pub fn load_variants(path: &str) -> Result<Variants, String> {
     let vs = Variants::with_user_file(path).map_err(|e| e.to_string())?;
-    crate::search::eval::check_variants(&vs).map_err(|e| format!("{path}: {e}"))?;
+    crate::eval::check_variants(&vs).map_err(|e| format!("{path}: {e}"))?;
     Ok(vs)
 }
 

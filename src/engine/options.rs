@@ -249,8 +249,7 @@ pub const OPTIONS: &[EngineOption] = &[
                 None | Some("") | Some("<empty>") => EvalChoice::Builtin,
                 Some(p) if p.eq_ignore_ascii_case("none") => EvalChoice::Hand,
                 Some(p) => {
-                    let net =
-                        crate::search::eval::nnue::load(p).map_err(|e| format!("EvalFile {e}"))?;
+                    let net = crate::eval::nnue::load(p).map_err(|e| format!("EvalFile {e}"))?;
                     // Options may come before the variant: a network is refused only
                     // when it can judge none of the variants.
                     if !e.variants().all().iter().any(|v| net.covers(v)) {

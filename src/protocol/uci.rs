@@ -6,11 +6,11 @@ use super::board::diagram;
 use super::out;
 use crate::engine::options::{OptionKind, OPTIONS};
 use crate::engine::Engine;
+use crate::eval::breakdown;
 use crate::rules::notation::{move_text, parse_move};
 use crate::rules::perft;
 use crate::rules::variant::Goal;
 use crate::rules::Position;
-use crate::search::eval::breakdown;
 use crate::search::tt::Bound;
 use crate::search::{uci_score, wdl, Info, Limits, Score, SearchResult};
 use vampirc_uci::{Serializable, UciInfoAttribute, UciMessage, UciOptionConfig};
@@ -330,7 +330,7 @@ fn cmd_eval(engine: &Engine) {
     // the terms sum to `sum`, `sum` blends by the phase, the tempo goes to the mover.
     let pos = engine.position();
     let b = breakdown(pos);
-    let row = |name: &str, s: crate::search::eval::MgEg| {
+    let row = |name: &str, s: crate::eval::MgEg| {
         format!("info string eval {name:<9} mg {:>6} eg {:>6}", s.mg, s.eg)
     };
     for (name, s) in b.terms() {

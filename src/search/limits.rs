@@ -1,7 +1,7 @@
 //! What a search is asked to do, and the features that can be switched off.
 
-use super::eval::nnue::{self, Net};
 use super::params::SearchParams;
+use crate::eval::nnue::{self, Net};
 use crate::rules::moves::Move;
 use crate::rules::Variant;
 

@@ -5,7 +5,7 @@
 //! transposition table and Lazy SMP threads.
 
 mod alphabeta;
-pub mod eval;
+
 mod history;
 pub mod limits;
 mod movepick;

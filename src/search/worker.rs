@@ -1,13 +1,13 @@
 //! A search thread's state: move buffers per ply, heuristics, the PV, the stop checks.
 
-use super::eval::evaluate;
-use super::eval::nnue::{Accumulator, Net};
 use super::history::{Heuristics, Histories};
 use super::limits::{Feature, Limits};
 use super::params::SearchParams;
 use super::score::{MATE_BOUND, MAX_PLY};
 use super::tt::Tt;
 use super::{Info, Shared};
+use crate::eval::evaluate;
+use crate::eval::nnue::{Accumulator, Net};
 use crate::rules::moves::*;
 use crate::rules::Position;
 use std::sync::atomic::Ordering;

@@ -1,6 +1,6 @@
-//! `lancer train`: fits a network ([`crate::search::eval::nnue`]) to `lancer datagen`
+//! `lancer train`: fits a network ([`crate::eval::nnue`]) to `lancer datagen`
 //! positions of one variant, and writes it in the format the engine reads (`EvalFile`,
-//! or built in as `src/search/eval/nnue/<name>.nnue`).
+//! or built in as `src/eval/nnue/<name>.nnue`).
 //!
 //! The net sees each position from both sides (see [`nnue::Layout`]); its output `o`, in
 //! units of [`nnue::SCALE`] centipawns, is by default a correction added to the hand-made
@@ -17,9 +17,9 @@
 //! `--init` starts from a network file instead of random weights, so that a new round
 //! of data refines what the earlier rounds taught without their data.
 
+use crate::eval::nnue::{self, Layout, HIDDEN, QA, QB};
 use crate::rules::piece::Color;
 use crate::rules::Variant;
-use crate::search::eval::nnue::{self, Layout, HIDDEN, QA, QB};
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rayon::prelude::*;
@@ -222,7 +222,7 @@ fn load(v: &'static Variant, files: &[String], cfg: &Config) -> Result<Data, Str
             } else {
                 (1.0 - s.result, -s.score)
             };
-            let hand = crate::search::eval::evaluate(pos) as f32;
+            let hand = crate::eval::evaluate(pos) as f32;
             (ins, white, r, sc, hand)
         })
         .collect();

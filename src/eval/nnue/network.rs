@@ -1,196 +1,35 @@
-//! Small efficiently updatable networks, one per variant that has one: the inputs of
-//! [`features`] seen from each side, a hidden layer of clipped-ReLU units per side (its
-//! size is the network's own, up to [`HIDDEN`]), and one output, the side to move's
-//! score in centipawns.
-//!
-//! The accumulators (the hidden layer before clipping) are not updated inside
-//! `do_move`: the search keeps one per ply with the input bits it was built from, and
-//! brings the nearest one up to date by the bits that differ ([`Net::update`]). That
-//! works whatever the two positions are and whatever the move was (a lancer's turn, a
-//! displacement, a windmill, a drop, a capture into the hand), so it can never be
-//! stale, and after one move only a few inputs change.
-//!
-//! A network is either the whole evaluation or a correction added to the hand-made one
-//! (a flag in its file).
-//!
-//! File format (little-endian; docs/protocols.md, Networks): `LNN2`, flags (u16: bit
-//! 0, a correction), the board's width and height (u8 each), the group count `n` (u16)
-//! and `n` groups of two bytes ([`Group::encode`]), the hidden size `h` (u16, 1 to
-//! [`HIDDEN`]), then the input weights `[2n·64][h]` i16, the hidden biases `[h]` i16,
-//! the output weights `[2·h]` i16 (side to move's half first) and the output bias i32.
-//! A network runs at its own size: the accumulators have room for [`HIDDEN`] units and
-//! a network uses the first `h`. Input weights and biases are scaled by [`QA`], output
-//! weights by [`QB`], the output bias by `QA·QB`; the output times [`SCALE`] is
-//! centipawns.
+//! A loaded network and its arithmetic: building and updating accumulators, and the
+//! output for the side to move.
 
-pub mod features;
-
+use super::{Accumulator, Layout, MAX_GROUPS, QA, QB, SCALE};
 use crate::rules::bitboard::{popcount, Bitboard};
 use crate::rules::piece::Color;
 use crate::rules::{Position, Variant};
-pub use features::{Group, Layout, MAX_GROUPS};
-use std::sync::OnceLock;
 
-/// The most hidden units per side a network may have.
-pub const HIDDEN: usize = 256;
-/// Hidden units per side of a network trained without saying how many.
-pub const DEFAULT_HIDDEN: usize = 64;
-/// Scale of the input layer: the clipped ReLU's ceiling.
-pub const QA: i32 = 255;
-/// Scale of the output weights.
-pub const QB: i32 = 64;
-/// Centipawns per unit of the network's output.
-pub const SCALE: i32 = 400;
 /// The largest output, in centipawns, whatever the weights.
-const MAX_OUTPUT: i64 = 10_000;
+pub(super) const MAX_OUTPUT: i64 = 10_000;
 /// Beyond this many changed inputs a fresh sum is cheaper than an update.
 const MAX_CHANGES: u32 = 24;
-/// The file's first bytes.
-pub const MAGIC: &[u8; 4] = b"LNN2";
 
 /// A loaded network.
 pub struct Net {
     /// What its inputs are.
     pub layout: Layout,
     /// Hidden units per side.
-    h: usize,
+    pub(super) h: usize,
     /// Input weights, `h` a row, one row an input.
-    w1: Vec<i16>,
-    b1: Vec<i16>,
+    pub(super) w1: Vec<i16>,
+    pub(super) b1: Vec<i16>,
     /// Output weights, the side to move's `h` first.
-    w2: Vec<i16>,
-    b2: i32,
+    pub(super) w2: Vec<i16>,
+    pub(super) b2: i32,
     /// The output is added to the hand-made evaluation.
     pub residual: bool,
     /// Where it came from: a built-in network's name or a file's path.
     pub name: String,
 }
 
-/// One position's hidden sums for both views (a network of `h` units uses the first
-/// `h`), and the input bits they were built from (White's groups, then Black's).
-#[derive(Clone)]
-pub struct Accumulator {
-    v: [[i16; HIDDEN]; 2],
-    bits: [Bitboard; 2 * MAX_GROUPS],
-    valid: bool,
-}
-
-impl Default for Accumulator {
-    fn default() -> Self {
-        Accumulator {
-            v: [[0; HIDDEN]; 2],
-            bits: [0; 2 * MAX_GROUPS],
-            valid: false,
-        }
-    }
-}
-
-/// The length of a network file with `n` groups.
-fn file_len(n: usize, h: usize) -> usize {
-    4 + 2 + 2 + 2 + 2 * n + 2 + 2 * ((2 * n * 64 + 1 + 2) * h) + 4
-}
-
-fn read_u16(b: &[u8], at: &mut usize) -> Result<u16, String> {
-    let s = b.get(*at..*at + 2).ok_or("network file cut short")?;
-    *at += 2;
-    Ok(u16::from_le_bytes([s[0], s[1]]))
-}
-
-fn read_i16s(b: &[u8], at: &mut usize, out: &mut [i16]) -> Result<(), String> {
-    let s = b
-        .get(*at..*at + 2 * out.len())
-        .ok_or("network file cut short")?;
-    for (o, c) in out.iter_mut().zip(s.chunks_exact(2)) {
-        *o = i16::from_le_bytes([c[0], c[1]]);
-    }
-    *at += 2 * out.len();
-    Ok(())
-}
-
-/// The bytes of a network file (the format above) of `layout` and `hidden` units with
-/// weights already scaled.
-pub fn write(
-    layout: &Layout,
-    residual: bool,
-    hidden: usize,
-    w1: impl Iterator<Item = i16>,
-    b1: impl Iterator<Item = i16>,
-    w2: impl Iterator<Item = i16>,
-    b2: i32,
-) -> Vec<u8> {
-    let mut b = MAGIC.to_vec();
-    b.extend_from_slice(&u16::from(residual).to_le_bytes());
-    b.extend([layout.width, layout.height]);
-    b.extend_from_slice(&(layout.groups.len() as u16).to_le_bytes());
-    for g in &layout.groups {
-        b.extend(g.encode());
-    }
-    b.extend_from_slice(&(hidden as u16).to_le_bytes());
-    for w in w1.chain(b1).chain(w2) {
-        b.extend_from_slice(&w.to_le_bytes());
-    }
-    b.extend_from_slice(&b2.to_le_bytes());
-    b
-}
-
 impl Net {
-    /// Reads a network file; `name` says where it came from.
-    pub fn parse(b: &[u8], name: &str) -> Result<Net, String> {
-        if b.get(..4) != Some(MAGIC.as_slice()) {
-            return Err("not a lancer network (no LNN2 header)".into());
-        }
-        let mut at = 4;
-        let flags = read_u16(b, &mut at)?;
-        if flags > 1 {
-            return Err(format!("network has unknown flags {flags}"));
-        }
-        let size = b.get(at..at + 2).ok_or("network file cut short")?;
-        let (width, height) = (size[0], size[1]);
-        at += 2;
-        let n = read_u16(b, &mut at)? as usize;
-        if n == 0 || n > MAX_GROUPS {
-            return Err(format!("network has {n} input groups (1 to {MAX_GROUPS})"));
-        }
-        let mut groups = Vec::with_capacity(n);
-        for _ in 0..n {
-            let g = b.get(at..at + 2).ok_or("network file cut short")?;
-            groups.push(Group::decode([g[0], g[1]])?);
-            at += 2;
-        }
-        let layout = Layout::new(groups, width, height)?;
-        let h = read_u16(b, &mut at)? as usize;
-        if !(1..=HIDDEN).contains(&h) {
-            return Err(format!(
-                "network has {h} hidden units; this build reads 1 to {HIDDEN}"
-            ));
-        }
-        // The length is known now: refuse a short file before reserving its weights.
-        if b.len() < file_len(n, h) {
-            return Err("network file cut short".into());
-        }
-        let mut w1 = vec![0i16; layout.inputs() * h];
-        read_i16s(b, &mut at, &mut w1)?;
-        let mut b1 = vec![0i16; h];
-        read_i16s(b, &mut at, &mut b1)?;
-        let mut w2 = vec![0i16; 2 * h];
-        read_i16s(b, &mut at, &mut w2)?;
-        let s = b.get(at..at + 4).ok_or("network file cut short")?;
-        let b2 = i32::from_le_bytes([s[0], s[1], s[2], s[3]]);
-        if at + 4 != b.len() {
-            return Err("network file has bytes after its end".into());
-        }
-        Ok(Net {
-            layout,
-            h,
-            w1,
-            b1,
-            w2,
-            b2,
-            residual: flags & 1 != 0,
-            name: name.to_string(),
-        })
-    }
-
     /// Hidden units per side.
     pub fn hidden(&self) -> usize {
         self.h
@@ -360,106 +199,14 @@ impl std::fmt::Debug for Net {
     }
 }
 
-/// The networks built into the engine, by the name a variant's `network` key gives:
-/// each a correction to the hand-made evaluation, trained by `lancer train` over the
-/// weights built in now.
-const BUILTIN: [(&str, &[u8]); 5] = [
-    ("chess", include_bytes!("chess.nnue")),
-    ("fullcavalry", include_bytes!("fullcavalry.nnue")),
-    ("eightpiece", include_bytes!("eightpiece.nnue")),
-    ("royalstandard", include_bytes!("royalstandard.nnue")),
-    ("lighthouse", include_bytes!("lighthouse.nnue")),
-];
-
-/// The names of the networks built in.
-pub fn builtin_names() -> impl Iterator<Item = &'static str> {
-    BUILTIN.iter().map(|(n, _)| *n)
-}
-
-/// The network built in under `name`, if it exists and reads.
-fn builtin_named(name: &str) -> Option<&'static Net> {
-    static NETS: OnceLock<Vec<Option<Net>>> = OnceLock::new();
-    let i = BUILTIN.iter().position(|(n, _)| *n == name)?;
-    NETS.get_or_init(|| {
-        BUILTIN
-            .iter()
-            .map(|(name, b)| match Net::parse(b, name) {
-                Ok(n) => Some(n),
-                Err(e) => {
-                    log::warn!("built-in network {name}: {e}");
-                    None
-                }
-            })
-            .collect()
-    })[i]
-        .as_ref()
-}
-
-/// The built-in network variant `v` names (its `network` key), if it covers `v`.
-pub fn builtin(v: &Variant) -> Option<&'static Net> {
-    builtin_named(v.network.as_deref()?).filter(|n| n.covers(v))
-}
-
-/// Whether variant `v`'s `network` key names a network built in. One that cannot judge
-/// `v` (a child with another board or other pieces inherits its parent's key) is
-/// simply not used.
-pub fn check(v: &Variant) -> Result<(), String> {
-    match v.network.as_deref() {
-        Some(name) if builtin_named(name).is_none() => Err(format!(
-            "[{}]: network '{name}' is not built in ({}, or none)",
-            v.name,
-            builtin_names().collect::<Vec<_>>().join(", ")
-        )),
-        _ => Ok(()),
-    }
-}
-
-/// Reads the network file at `path` (the `EvalFile` option, `lancer train --init`);
-/// the error begins with the path.
-pub fn load(path: &str) -> Result<Net, String> {
-    use std::io::Read;
-    // Read no more than the largest network: a device or a huge file is refused, not
-    // swallowed.
-    let mut b = Vec::new();
-    std::fs::File::open(path)
-        .and_then(|f| {
-            f.take(file_len(MAX_GROUPS, HIDDEN) as u64 + 1)
-                .read_to_end(&mut b)
-        })
-        .map_err(|e| format!("{path}: {e}"))?;
-    Net::parse(&b, path).map_err(|e| format!("{path}: {e}"))
-}
-
 #[cfg(test)]
 mod tests {
+    use super::super::format::tests::{random_net, random_net_of};
+    use super::super::{write, HIDDEN};
     use super::*;
     use crate::rules::ini::Variants;
     use crate::rules::moves::MoveList;
     use rand::{Rng, SeedableRng};
-
-    /// A network of `h` units and random weights for `v`'s inputs, the optional held
-    /// group included where `v` has jailers.
-    fn random_net_of(v: &Variant, seed: u64, h: usize) -> Vec<u8> {
-        let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
-        let layout = Layout::for_variant_held(v).unwrap();
-        let n1 = (layout.inputs() + 1) * h;
-        let w1: Vec<i16> = (0..n1).map(|_| rng.gen_range(-300i16..300)).collect();
-        let w2: Vec<i16> = (0..2 * h).map(|_| rng.gen_range(-100i16..100)).collect();
-        write(
-            &layout,
-            false,
-            h,
-            w1.into_iter(),
-            std::iter::empty(),
-            w2.into_iter(),
-            1234,
-        )
-    }
-
-    /// A network of [`DEFAULT_HIDDEN`] units and random weights for `v`'s inputs.
-    fn random_net(v: &Variant, seed: u64) -> Vec<u8> {
-        random_net_of(v, seed, DEFAULT_HIDDEN)
-    }
 
     #[test]
     fn updates_from_any_accumulator_match_a_fresh_sum_in_every_variant() {
@@ -616,49 +363,6 @@ mod tests {
     }
 
     #[test]
-    fn bad_files_are_refused_with_a_reason() {
-        let vs = Variants::builtin();
-        let chess = vs.get("chess").unwrap();
-        let good = random_net(chess, 1);
-        assert!(Net::parse(&good, "x").is_ok());
-        let e = Net::parse(b"XXXX", "x").err().unwrap();
-        assert!(e.contains("LNN2"), "{e}");
-        let e = Net::parse(&good[..good.len() - 1], "x").err().unwrap();
-        assert!(e.contains("cut short"), "{e}");
-        let mut long = good.clone();
-        long.push(0);
-        assert!(Net::parse(&long, "x")
-            .err()
-            .unwrap()
-            .contains("after its end"));
-        let mut wrong = good.clone();
-        wrong[8] = 99;
-        let e = Net::parse(&wrong, "x").err().unwrap();
-        assert!(e.contains("99 input groups"), "{e}");
-        let mut flags = good.clone();
-        flags[4] = 2;
-        assert!(Net::parse(&flags, "x").err().unwrap().contains("flags"));
-        let mut twice = good.clone();
-        twice[13] = 0;
-        assert!(Net::parse(&twice, "x").err().unwrap().contains("twice"));
-        let mut board = good.clone();
-        board[6] = 9;
-        assert!(Net::parse(&board, "x").err().unwrap().contains("9x8"));
-        let mut group = good.clone();
-        group[10] = 7;
-        let e = Net::parse(&group, "x").err().unwrap();
-        assert!(e.contains("unknown input group"), "{e}");
-        // A network for the lancer variants needs every facing.
-        let fc = vs.get("fullcavalry").unwrap();
-        let mut facing = random_net(fc, 1);
-        let at = 10 + 2 * 5; // the first lancer group (after P N B Q K)
-        assert_eq!(facing[at], 1);
-        facing[at + 1] = 7; // two groups for north-west, none for north
-        let e = Net::parse(&facing, "x").err().unwrap();
-        assert!(e.contains("twice"), "{e}");
-    }
-
-    #[test]
     fn outputs_stay_out_of_the_mate_range_whatever_the_weights() {
         let vs = Variants::builtin();
         let chess = vs.get("chess").unwrap();
@@ -674,56 +378,5 @@ mod tests {
             let net = Net::parse(&b, "x").unwrap();
             assert_eq!(i64::from(net.evaluate(&start)), want);
         }
-    }
-
-    #[test]
-    fn networks_are_found_through_the_variants_inheritance() {
-        let vs = Variants::builtin();
-        let chess = vs.get("chess").unwrap();
-        let net = builtin(chess).expect("the build has a chess network");
-        assert!(net.residual);
-        let start = Position::from_efen(
-            chess,
-            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-        )
-        .unwrap();
-        // A correction: small beside the material it is added to.
-        assert!(net.evaluate(&start).abs() < 100, "{}", net.evaluate(&start));
-        // Chess960 and a user variant of chess inherit chess's `network` key.
-        let user = Variants::load(&[
-            (crate::rules::ini::BUILTIN_INI, "variants.ini"),
-            (
-                "[mychess : chess]\n[bare : chess]\nnetwork = none\n",
-                "user.ini",
-            ),
-        ])
-        .unwrap();
-        for name in ["fischerandom", "mychess"] {
-            let v = user.get(name).unwrap();
-            assert!(std::ptr::eq(builtin(v).unwrap(), net), "{name}");
-            check(v).unwrap();
-        }
-        assert!(builtin(user.get("bare").unwrap()).is_none());
-        for v in vs.all() {
-            check(v).unwrap_or_else(|e| panic!("{e}"));
-            if let Some(n) = builtin(v) {
-                assert_eq!(Some(n.name.as_str()), v.network.as_deref());
-            }
-        }
-        // A network for chess's kinds cannot judge a variant with other pieces.
-        assert!(!net.covers(vs.get("fullcavalry").unwrap()));
-        assert!(!net.covers(vs.get("lighthouse").unwrap()));
-        let bad = Variants::load(&[
-            (crate::rules::ini::BUILTIN_INI, "variants.ini"),
-            (
-                "[odd : fullcavalry]\nnetwork = chess\n[gone : chess]\nnetwork = nosuch\n",
-                "u.ini",
-            ),
-        ])
-        .unwrap();
-        check(bad.get("odd").unwrap()).unwrap();
-        let e = check(bad.get("gone").unwrap()).unwrap_err();
-        assert!(e.contains("'nosuch' is not built in"), "{e}");
-        assert!(builtin(bad.get("odd").unwrap()).is_none());
     }
 }
