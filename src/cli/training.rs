@@ -117,6 +117,16 @@ pub struct TrainArgs {
     /// Also give pieces held by a jailer inputs of their own (variants with jailers).
     #[arg(long)]
     pub held: bool,
+    /// Inputs relative to the own king: none; m (one bucket, the board turned for a
+    /// king on the right half); 4 or 8 buckets by the king's square, mirrored.
+    #[arg(long, default_value = "none")]
+    pub kings: String,
+    /// Output buckets by the count of pieces on the board (1 to 16).
+    #[arg(long, default_value_t = 1)]
+    pub outputs: usize,
+    /// Squared clipped ReLU hidden units instead of clipped ReLU.
+    #[arg(long)]
+    pub screlu: bool,
     /// Start from this network file (same inputs) instead of random weights: a new
     /// round of data refines the network the earlier rounds made.
     #[arg(long, value_name = "NET")]
@@ -126,7 +136,7 @@ pub struct TrainArgs {
 /// Plays and writes the self-play games; prints what this run added.
 pub(super) fn run_datagen(vs: &Variants, a: DatagenArgs) -> Result<(), String> {
     let v = variant(vs, &a.variant)?;
-    let cfg = crate::training::datagen::Config {
+    let cfg = crate::training::datagen::GenConfig {
         games: a.games,
         nodes: a.nodes.max(1),
         plies: a.plies,
@@ -159,7 +169,7 @@ pub(super) fn run_tune(vs: &Variants, a: TuneArgs) -> Result<(), String> {
             a.weights
         )
     })?;
-    let cfg = crate::training::tune::Config {
+    let cfg = crate::training::tune::TuneConfig {
         epochs: a.epochs,
         lr: a.lr,
         lambda: a.lambda.clamp(0.0, 1.0),
@@ -182,7 +192,7 @@ pub(super) fn run_tune(vs: &Variants, a: TuneArgs) -> Result<(), String> {
 /// Trains the variant's network and writes it.
 pub(super) fn run_train(vs: &Variants, a: TrainArgs) -> Result<(), String> {
     let v = variant(vs, &a.variant)?;
-    let cfg = crate::training::train::Config {
+    let cfg = crate::training::train::TrainConfig {
         epochs: a.epochs,
         lr: a.lr,
         lambda: a.lambda.clamp(0.0, 1.0),
@@ -193,6 +203,13 @@ pub(super) fn run_train(vs: &Variants, a: TrainArgs) -> Result<(), String> {
         factors: !a.no_factors,
         hidden: a.hidden,
         held: a.held,
+        kings: a.kings,
+        outputs: a.outputs,
+        activation: if a.screlu {
+            crate::eval::nnue::Activation::Screlu
+        } else {
+            crate::eval::nnue::Activation::Crelu
+        },
         init: a.init,
     };
     let net = crate::training::train::run(v, &a.data, &cfg)?;

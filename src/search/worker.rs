@@ -249,7 +249,7 @@ impl<'a> Worker<'a> {
         let (before, rest) = self.eval.accs.split_at_mut(ply);
         let acc = &mut rest[0];
         net.update(pos, before.last(), acc);
-        let v = net.output(acc, pos.side());
+        let v = net.output(acc, pos);
         if net.residual {
             return evaluate(pos) + v;
         }

@@ -205,6 +205,18 @@ pub fn resume(
 /// order. Errors name the file and the line or byte.
 pub fn read(v: &'static Variant, files: &[String]) -> Result<Vec<Sample>, String> {
     let mut out = Vec::new();
+    read_each(v, files, |s| out.extend(s))?;
+    Ok(out)
+}
+
+/// Reads the data files of variant `v` one at a time, in order, and gives each file's
+/// samples to `take`, so that a caller keeping less than the positions never holds
+/// them all.
+pub fn read_each(
+    v: &'static Variant,
+    files: &[String],
+    mut take: impl FnMut(Vec<Sample>),
+) -> Result<(), String> {
     // Games before this file's, so that small files add up to held-out games too.
     let mut before = 0u64;
     for f in files {
@@ -219,10 +231,10 @@ pub fn read(v: &'static Variant, files: &[String]) -> Result<Vec<Sample>, String
                 String::from_utf8(b).map_err(|_| format!("{f}: neither a data file nor text"))?;
             read_text(v, f, &text, before)?
         };
-        out.extend(samples);
+        take(samples);
         before += games;
     }
-    Ok(out)
+    Ok(())
 }
 
 /// The samples of a binary file whose games follow `before` others, and its games.

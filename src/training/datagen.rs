@@ -21,7 +21,7 @@ use std::sync::mpsc;
 
 /// What to generate.
 #[derive(Clone, Debug)]
-pub struct Config {
+pub struct GenConfig {
     /// Games to play.
     pub games: usize,
     /// Nodes per move.
@@ -70,7 +70,7 @@ type Played = (u8, Vec<(Position, i16)>);
 fn play(
     engine: &mut Engine,
     v: &'static Variant,
-    cfg: &Config,
+    cfg: &GenConfig,
     g: usize,
 ) -> Result<Played, String> {
     let mut rng = game_rng(cfg.seed, g);
@@ -172,7 +172,7 @@ pub struct Summary {
 pub fn run(
     vs: &Variants,
     v: &'static Variant,
-    cfg: &Config,
+    cfg: &GenConfig,
     path: &str,
 ) -> Result<Summary, String> {
     let header = Header {

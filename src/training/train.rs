@@ -1,32 +1,38 @@
-//! `lancer train`: fits a network ([`crate::eval::nnue`]) to `lancer datagen`
-//! positions of one variant, and writes it in the format the engine reads (`EvalFile`,
-//! or built in as `src/eval/nnue/<name>.nnue`).
+//! `lancer train`: fits a network ([`crate::eval::nnue`], as [`super::model`] holds it
+//! in float) to `lancer datagen` positions of one variant, and writes it in the format
+//! the engine reads (`EvalFile`, or built in as `src/eval/nnue/<name>.nnue`).
 //!
-//! The net sees each position from both sides (see [`nnue::Layout`]); its output `o`, in
-//! units of [`nnue::SCALE`] centipawns, is by default a correction added to the hand-made
-//! evaluation `h` of the same build (`--whole`: the evaluation itself, `h` = 0). It is
-//! trained by Adam on the mean squared error between `sigmoid(o + h / SCALE)` and the
-//! target: the game's result (weight `lambda`) blended with `sigmoid(score / SCALE)` of
-//! the datagen search's score, both from the side to move. Every position also counts
-//! seen in a mirror (files turned round, lancers' facings with them; the inputs know
-//! nothing of castling, and every other rule is the same in a mirror).
-//! Weights are kept in float while training, within the range the i16 file can hold,
-//! and rounded when written. A fiftieth of the data (blocks of 200 lines) is held out
-//! to show over-fitting, beside the hand-made evaluation's own error on it. A correction
-//! belongs to the hand-made weights it was trained over: retrain it when they change.
-//! `--init` starts from a network file instead of random weights, so that a new round
-//! of data refines what the earlier rounds taught without their data.
+//! The net sees each position from both sides (see [`nnue::Layout`]), each side's
+//! inputs in the copy of its king's bucket where the layout has buckets (`--kings`),
+//! and its output layer in the bucket of the count of pieces on the board
+//! (`--outputs`). Its output `o`, in units of [`nnue::SCALE`] centipawns, is by default
+//! a correction added to the hand-made evaluation `h` of the same build (`--whole`: the
+//! evaluation itself, `h` = 0). It is trained by Adam on the mean squared error between
+//! `sigmoid(o + h / SCALE)` and the target: the game's result (weight `lambda`) blended
+//! with `sigmoid(score / SCALE)` of the datagen search's score, both from the side to
+//! move. Without a mirror in the layout, every position also counts seen in a mirror
+//! (files turned round, lancers' facings with them; the inputs know nothing of
+//! castling, and every other rule is the same in a mirror); with one, the mirrored
+//! position has the same features. Weights are kept in float while training, within
+//! the range the i16 file can hold, and rounded when written. One game in fifty is
+//! held out ([`super::data::held_out`]) to show over-fitting, beside the hand-made
+//! evaluation's own error on it. A correction belongs to the hand-made weights it was
+//! trained over: retrain it when they change. `--init` starts from a network file
+//! instead of random weights, so that a new round of data refines what the earlier
+//! rounds taught without their data.
 
-use crate::eval::nnue::{self, Layout, HIDDEN, QA, QB};
+use super::model::{self, Encoded, Model, CLIP1};
+use super::optim::{sigmoid32, Adam};
+use crate::eval::nnue::{self, Activation, KingBuckets, Shape, HIDDEN};
 use crate::rules::piece::Color;
-use crate::rules::Variant;
+use crate::rules::{Position, Variant};
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rayon::prelude::*;
 
 /// How to train.
 #[derive(Clone, Debug)]
-pub struct Config {
+pub struct TrainConfig {
     /// Passes over the data.
     pub epochs: usize,
     /// Adam's step size.
@@ -37,441 +43,269 @@ pub struct Config {
     pub batch: usize,
     /// Seed of the starting weights and the shuffles.
     pub seed: u64,
-    /// Also train on every position seen in a mirror.
+    /// Also train on every position seen in a mirror (where the layout has no mirror).
     pub mirror: bool,
     /// Train a correction to the hand-made evaluation instead of a whole evaluation.
     pub residual: bool,
-    /// Train shared weights beside each input's own (see [`factors`]).
+    /// Train shared weights beside each input's own (see [`Model::new`]).
     pub factors: bool,
     /// Hidden units per side (1 to [`HIDDEN`]; the file holds this many).
     pub hidden: usize,
     /// Add the inputs of pieces held by a jailer ([`nnue::Group::Held`]).
     pub held: bool,
+    /// The king buckets, by name ([`KingBuckets::preset`]).
+    pub kings: String,
+    /// Output buckets by the count of pieces on the board.
+    pub outputs: usize,
+    pub activation: Activation,
     /// A network file to start from instead of random weights (a new round of data
     /// then refines it without the data of the rounds before).
     pub init: Option<String>,
 }
 
-/// No shared weight.
-const NONE: u32 = u32::MAX;
-
-/// The shared weights ("factors") trained beside each input's own, folded into it when
-/// the file is written, so that what one position teaches about a kind reaches every
-/// square: one weight per side and group (the piece wherever it stands), and one per
-/// side, square and kind for lancers and standard-bearers (whatever the facing or the
-/// frozen mark). For each input its (up to two) shared rows, numbered after the real
-/// inputs, and how many shared rows there are.
-fn factors(layout: &Layout) -> (Vec<[u32; 2]>, usize) {
-    use nnue::Group;
-    let n = layout.groups.len();
-    let ninputs = layout.inputs();
-    let base = |g: Group| match g {
-        Group::Lancer(_) => Some(0),
-        Group::Bearer { .. } => Some(1),
-        _ => None,
-    };
-    let mut rows = vec![[NONE; 2]; ninputs];
-    for (i, r) in rows.iter_mut().enumerate() {
-        let (block, bit) = (i / 64, i % 64);
-        let (rel, g) = (block / n, block % n);
-        r[0] = (ninputs + block) as u32;
-        if let Some(b) = base(layout.groups[g]) {
-            r[1] = (ninputs + 2 * n + (rel * 2 + b) * 64 + bit) as u32;
-        }
-    }
-    (rows, 2 * n + 4 * 64)
-}
-
-/// The largest weight the i16 file holds after scaling (with room for the sums).
-const CLIP: f32 = 1.98;
-
-/// One position: its inputs as White sees it, the side to move and the target.
-struct Sample {
-    start: u32,
-    len: u8,
-    white: bool,
+/// One training position: its encoding, result and score for the side to move, and
+/// the hand-made evaluation for the side to move (centipawns) where it is wanted.
+#[derive(Clone, Copy)]
+struct Labelled {
+    e: Encoded,
     /// Result for the side to move (1, ½, 0).
     result: f32,
     /// The search's score for the side to move, centipawns.
     score: f32,
-    /// The hand-made evaluation for the side to move, centipawns (for comparison).
     hand: f32,
 }
 
+/// The positions, encoded.
 struct Data {
     inputs: Vec<u16>,
-    train: Vec<Sample>,
-    valid: Vec<Sample>,
-    /// Input of each input in Black's view.
-    flip: Vec<u16>,
-    ninputs: usize,
-    /// The shared rows of each input ([`factors`]), and the rows in all.
-    virt: Vec<[u32; 2]>,
-    nrows: usize,
-    /// What the inputs are.
-    layout: Layout,
-    /// The network adds to the hand-made evaluation instead of replacing it.
-    residual: bool,
-    /// Hidden units per side.
-    h: usize,
+    train: Vec<Labelled>,
+    valid: Vec<Labelled>,
     /// The held-out positions, in `valid`'s order (to judge the written file).
-    valid_pos: Vec<crate::rules::Position>,
+    valid_pos: Vec<Position>,
 }
 
-/// The float network.
-#[derive(Clone)]
-struct Params {
-    w1: Vec<f32>,
-    b1: Vec<f32>,
-    w2: Vec<f32>,
-    b2: f32,
-}
-
-impl Params {
-    fn zero(ninputs: usize, h: usize) -> Params {
-        Params {
-            w1: vec![0.0; ninputs * h],
-            b1: vec![0.0; h],
-            w2: vec![0.0; 2 * h],
-            b2: 0.0,
-        }
-    }
-
-    fn add(mut self, o: &Params) -> Params {
-        for (a, b) in self.w1.iter_mut().zip(&o.w1) {
-            *a += b;
-        }
-        for (a, b) in self.b1.iter_mut().zip(&o.b1) {
-            *a += b;
-        }
-        for (a, b) in self.w2.iter_mut().zip(&o.w2) {
-            *a += b;
-        }
-        self.b2 += o.b2;
-        self
+impl Data {
+    fn ins(&self, s: &Labelled) -> &[u16] {
+        &self.inputs[s.e.start as usize..s.e.start as usize + s.e.len as usize]
     }
 }
 
-fn sigmoid(x: f32) -> f32 {
-    1.0 / (1.0 + (-x).exp())
+fn target(s: &Labelled, lambda: f32) -> f32 {
+    lambda * s.result + (1.0 - lambda) * sigmoid32(s.score / nnue::SCALE as f32)
 }
 
-/// The inputs `cfg` trains for `v`.
-fn layout(v: &Variant, cfg: &Config) -> Result<Layout, String> {
-    if cfg.held {
-        Layout::for_variant_held(v)
+/// What the network adds to: the hand-made evaluation for a correction, else nothing.
+fn base(m: &Model, s: &Labelled) -> f32 {
+    if m.shape.residual {
+        s.hand / nnue::SCALE as f32
     } else {
-        Layout::for_variant(v)
+        0.0
     }
-    .map_err(|e| format!("train: {e}"))
 }
 
-fn load(v: &'static Variant, files: &[String], cfg: &Config) -> Result<Data, String> {
+/// The shape `cfg` trains for `v`.
+fn shape(v: &'static Variant, cfg: &TrainConfig) -> Result<Shape, String> {
     if !(1..=HIDDEN).contains(&cfg.hidden) {
         return Err(format!(
             "train: {} hidden units (1 to {HIDDEN})",
             cfg.hidden
         ));
     }
-    let layout = layout(v, cfg)?;
-    let ninputs = layout.inputs();
-    let mut flip = vec![0u16; ninputs];
-    let mut mirror = vec![0u16; ninputs];
-    let n = layout.groups.len();
-    for g in 0..n {
-        for bit in 0..64u8 {
-            for c in [Color::White, Color::Black] {
-                let i = layout.input(Color::White, c, g, bit);
-                flip[i] = layout.input(Color::Black, c, g, bit) as u16;
-                mirror[i] = layout.mirror(i).unwrap_or(i) as u16;
-            }
-        }
+    if !(1..=nnue::MAX_OUTPUT_BUCKETS).contains(&cfg.outputs) {
+        return Err(format!(
+            "train: {} output buckets (1 to {})",
+            cfg.outputs,
+            nnue::MAX_OUTPUT_BUCKETS
+        ));
     }
-    let (virt, nvirt) = if cfg.factors {
-        factors(&layout)
-    } else {
-        (vec![[NONE; 2]; ninputs], 0)
-    };
+    let kings =
+        KingBuckets::preset(&cfg.kings, v.width, v.height).map_err(|e| format!("train: {e}"))?;
+    let layout = model::layout(v, cfg.held, kings).map_err(|e| format!("train: {e}"))?;
+    // The most pieces the board can hold in this variant: its start position's count
+    // (no rule makes pieces; drops put back what was taken).
+    let start = Position::from_efen(v, &v.default_start_fen())
+        .map_err(|e| format!("train: {}: {e}", v.name))?;
+    let most = crate::rules::bitboard::popcount(start.occupied()) as usize;
+    Ok(Shape {
+        layout,
+        residual: cfg.residual,
+        activation: cfg.activation,
+        outputs: nnue::output_table(cfg.outputs, most),
+        hidden: cfg.hidden,
+    })
+}
+
+/// Reads and encodes the positions of `files`, a file at a time.
+fn load(v: &'static Variant, files: &[String], m: &Model, cfg: &TrainConfig) -> Result<Data, String> {
     let mut d = Data {
         inputs: Vec::new(),
         train: Vec::new(),
         valid: Vec::new(),
-        flip,
-        ninputs,
-        virt,
-        nrows: ninputs + nvirt,
-        layout: layout.clone(),
-        residual: cfg.residual,
-        h: cfg.hidden,
         valid_pos: Vec::new(),
     };
-    let samples = super::data::read(v, files)?;
-    type Parsed = (Vec<u16>, bool, f32, f32, f32);
-    let parsed: Vec<Parsed> = samples
-        .par_iter()
-        .map(|s| {
-            let pos = &s.pos;
-            let mut ins = Vec::with_capacity(32);
-            layout.white_inputs(pos, &mut ins);
-            // At most 32 pieces and 64 in hand per kind: far below a u8's count only
-            // for sane data, so longer lists are cut rather than wrapped.
-            ins.truncate(255);
-            let white = pos.side() == Color::White;
-            let (r, sc) = if white {
-                (s.result, s.score)
-            } else {
-                (1.0 - s.result, -s.score)
-            };
-            let hand = crate::eval::evaluate(pos) as f32;
-            (ins, white, r, sc, hand)
-        })
-        .collect();
-    for (p, sample) in parsed.into_iter().zip(&samples) {
-        let (ins, white, result, score, hand) = p;
-        let s = Sample {
-            start: d.inputs.len() as u32,
-            len: ins.len() as u8,
-            white,
-            result,
-            score,
-            hand,
-        };
-        d.inputs.extend_from_slice(&ins);
-        if sample.held_out {
-            d.valid.push(s);
-            d.valid_pos.push(sample.pos);
-        } else {
-            if cfg.mirror {
-                // The inputs know nothing of castling, so the position seen in a
-                // mirror is as good an example.
-                let m = Sample {
-                    start: d.inputs.len() as u32,
-                    ..s
+    let mirror_too = cfg.mirror && !m.shape.layout.kings.mirror;
+    super::data::read_each(v, files, |samples| {
+        type Parsed = (Vec<u16>, Encoded, Option<(Vec<u16>, Encoded)>, f32, f32, f32);
+        let parsed: Vec<Parsed> = samples
+            .par_iter()
+            .map(|s| {
+                let pos = &s.pos;
+                let mut ins = Vec::with_capacity(32);
+                let e = m.encode(pos, &mut ins);
+                let white = pos.side() == Color::White;
+                let (r, sc) = if white {
+                    (s.result, s.score)
+                } else {
+                    (1.0 - s.result, -s.score)
                 };
-                d.inputs.extend(ins.iter().map(|&i| mirror[i as usize]));
-                d.train.push(m);
+                let hand = if m.shape.residual || s.held_out {
+                    crate::eval::evaluate(pos) as f32
+                } else {
+                    0.0
+                };
+                // The position seen in a mirror: the same encoding with each input
+                // turned left to right (the layout has no mirror and one bucket).
+                let mirrored = (mirror_too && !s.held_out).then(|| {
+                    let l = &m.shape.layout;
+                    let mi: Vec<u16> = ins
+                        .iter()
+                        .map(|&i| l.mirror(i as usize).unwrap_or(i as usize) as u16)
+                        .collect();
+                    (mi, e)
+                });
+                (ins, e, mirrored, r, sc, hand)
+            })
+            .collect();
+        for ((ins, e, mirrored, result, score, hand), s) in parsed.into_iter().zip(&samples) {
+            let push = |ins: &[u16], e: Encoded, d: &mut Data| -> Labelled {
+                let e = Encoded {
+                    start: d.inputs.len() as u32,
+                    ..e
+                };
+                d.inputs.extend_from_slice(ins);
+                Labelled {
+                    e,
+                    result,
+                    score,
+                    hand,
+                }
+            };
+            if s.held_out {
+                let l = push(&ins, e, &mut d);
+                d.valid.push(l);
+                d.valid_pos.push(s.pos);
+            } else {
+                let l = push(&ins, e, &mut d);
+                d.train.push(l);
+                if let Some((mi, me)) = mirrored {
+                    let l = push(&mi, me, &mut d);
+                    d.train.push(l);
+                }
             }
-            d.train.push(s);
         }
-    }
+    })?;
     if d.train.is_empty() {
         return Err("train: no positions in the data".into());
     }
     Ok(d)
 }
 
-impl Data {
-    fn target(s: &Sample, lambda: f32) -> f32 {
-        lambda * s.result + (1.0 - lambda) * sigmoid(s.score / nnue::SCALE as f32)
-    }
-
-    /// The hidden sums of sample `s` in White's and Black's views.
-    fn hidden(&self, p: &Params, s: &Sample, acc: &mut [[f32; HIDDEN]; 2]) {
-        let h = self.h;
-        acc[0][..h].copy_from_slice(&p.b1);
-        acc[1][..h].copy_from_slice(&p.b1);
-        let ins = &self.inputs[s.start as usize..s.start as usize + s.len as usize];
-        for &i in ins {
-            for (view, i) in [(0, i as usize), (1, self.flip[i as usize] as usize)] {
-                for r in self.rows(i) {
-                    let row = &p.w1[r * h..(r + 1) * h];
-                    for (a, w) in acc[view].iter_mut().zip(row) {
-                        *a += w;
-                    }
-                }
-            }
-        }
-    }
-
-    /// The rows input `i` adds: its own and its shared ones.
-    fn rows(&self, i: usize) -> impl Iterator<Item = usize> + '_ {
-        std::iter::once(i).chain(
-            self.virt[i]
-                .iter()
-                .filter(|&&v| v != NONE)
-                .map(|&v| v as usize),
-        )
-    }
-
-    /// The output for sample `s` and its hidden sums (side to move's view first).
-    fn forward(&self, p: &Params, s: &Sample, acc: &mut [[f32; HIDDEN]; 2]) -> f32 {
-        self.hidden(p, s, acc);
-        if !s.white {
-            acc.swap(0, 1);
-        }
-        let mut o = p.b2;
-        if self.residual {
-            o += s.hand / nnue::SCALE as f32;
-        }
-        for (a, w) in acc[0].iter().zip(&p.w2[..self.h]) {
-            o += a.clamp(0.0, 1.0) * w;
-        }
-        for (a, w) in acc[1].iter().zip(&p.w2[self.h..]) {
-            o += a.clamp(0.0, 1.0) * w;
-        }
-        o
-    }
-
-    /// Mean squared error over `set`.
-    fn error(&self, p: &Params, set: &[Sample], lambda: f32) -> f64 {
-        let sum: f64 = set
-            .par_chunks(4096)
-            .map(|c| {
-                let mut acc = [[0.0; HIDDEN]; 2];
-                c.iter()
-                    .map(|s| {
-                        let e = sigmoid(self.forward(p, s, &mut acc)) - Self::target(s, lambda);
-                        (e * e) as f64
-                    })
-                    .sum::<f64>()
-            })
-            .sum();
-        // `+ 0.0`: an empty sum is −0.0, which would print as "-0.000000".
-        sum / set.len().max(1) as f64 + 0.0
-    }
-
-    /// Adds the gradient of sample `s`'s error to `g`.
-    fn backward(&self, p: &Params, s: &Sample, lambda: f32, g: &mut Params) {
-        let mut acc = [[0.0; HIDDEN]; 2];
-        let o = self.forward(p, s, &mut acc);
-        let y = sigmoid(o);
-        let d = 2.0 * (y - Self::target(s, lambda)) * y * (1.0 - y);
-        g.b2 += d;
-        let h = self.h;
-        let mut dh = [[0.0f32; HIDDEN]; 2];
-        for v in 0..2 {
-            let w2 = &p.w2[v * h..(v + 1) * h];
-            let g2 = &mut g.w2[v * h..(v + 1) * h];
-            for j in 0..h {
-                let a = acc[v][j];
-                g2[j] += d * a.clamp(0.0, 1.0);
-                dh[v][j] = if a > 0.0 && a < 1.0 { d * w2[j] } else { 0.0 };
-            }
-        }
-        for j in 0..h {
-            g.b1[j] += dh[0][j] + dh[1][j];
-        }
-        // dh is side to move first; the inputs are listed in White's view.
-        let (dw, db) = if s.white { (0, 1) } else { (1, 0) };
-        let ins = &self.inputs[s.start as usize..s.start as usize + s.len as usize];
-        for &i in ins {
-            for (view, i) in [(dw, i as usize), (db, self.flip[i as usize] as usize)] {
-                for r in self.rows(i) {
-                    let row = &mut g.w1[r * h..(r + 1) * h];
-                    for (gw, d) in row.iter_mut().zip(&dh[view]) {
-                        *gw += d;
-                    }
-                }
-            }
-        }
-    }
-}
-
-/// Adam's moments.
-struct Adam {
-    m: Params,
-    v: Params,
-    t: i32,
-}
-
-fn adam_step(w: &mut [f32], g: &[f32], m: &mut [f32], v: &mut [f32], lr: f32, clip: f32) {
-    for i in 0..w.len() {
-        m[i] = 0.9 * m[i] + 0.1 * g[i];
-        v[i] = 0.999 * v[i] + 0.001 * g[i] * g[i];
-        w[i] = (w[i] - lr * m[i] / (v[i].sqrt() + 1e-8)).clamp(-clip, clip);
-    }
-}
-
-impl Adam {
-    fn step(&mut self, p: &mut Params, g: &Params, lr: f32) {
-        self.t += 1;
-        let c = (1.0 - 0.999f32.powi(self.t)).sqrt() / (1.0 - 0.9f32.powi(self.t));
-        let lr = lr * c;
-        adam_step(&mut p.w1, &g.w1, &mut self.m.w1, &mut self.v.w1, lr, CLIP);
-        adam_step(&mut p.b1, &g.b1, &mut self.m.b1, &mut self.v.b1, lr, CLIP);
-        adam_step(&mut p.w2, &g.w2, &mut self.m.w2, &mut self.v.w2, lr, CLIP);
-        let (mut b2, mut m2, mut v2) = ([p.b2], [self.m.b2], [self.v.b2]);
-        adam_step(&mut b2, &[g.b2], &mut m2, &mut v2, lr, 1000.0);
-        (p.b2, self.m.b2, self.v.b2) = (b2[0], m2[0], v2[0]);
-    }
-}
-
-/// The network file of `p` for the data's layout, the shared rows folded into each
-/// input's own.
-fn write(d: &Data, p: &Params, residual: bool) -> Vec<u8> {
-    let q = |x: &f32, s: i32| (x * s as f32).round() as i16;
-    let h = d.h;
-    let w1 = (0..d.ninputs).flat_map(move |i| {
-        (0..h).map(move |j| {
-            let w: f32 = d.rows(i).map(|r| p.w1[r * h + j]).sum();
-            q(&w.clamp(-CLIP, CLIP), QA)
+/// Mean squared error of the model over `set`.
+fn error(m: &Model, d: &Data, set: &[Labelled], lambda: f32) -> f64 {
+    let sum: f64 = set
+        .par_chunks(4096)
+        .map(|c| {
+            let mut acc = [[0.0; HIDDEN]; 2];
+            c.iter()
+                .map(|s| {
+                    let o = m.forward(&s.e, d.ins(s), &mut acc) + base(m, s);
+                    let e = sigmoid32(o) - target(s, lambda);
+                    (e * e) as f64
+                })
+                .sum::<f64>()
         })
-    });
-    nnue::write(
-        &d.layout,
-        residual,
-        h,
-        w1,
-        p.b1.iter().map(|w| q(w, QA)),
-        p.w2.iter().map(|w| q(w, QB)),
-        (p.b2 * (QA * QB) as f32).round() as i32,
-    )
+        .sum();
+    // `+ 0.0`: an empty sum is −0.0, which would print as "-0.000000".
+    sum / set.len().max(1) as f64 + 0.0
+}
+
+/// Random starting weights: input rows (not the shared ones, which start at nothing)
+/// spread evenly; output weights small for a correction, wider for a whole evaluation.
+fn randomise(m: &mut Model, rng: &mut impl Rng) {
+    let h = m.h();
+    let o = m.offsets();
+    for w in m.w[..m.nfeatures * h].iter_mut() {
+        *w = rng.gen_range(-0.1..0.1);
+    }
+    let a = if m.shape.residual { 0.01 } else { 1.0 } / (2.0 * h as f32).sqrt();
+    for w in m.w[o.w2..o.b2].iter_mut() {
+        *w = rng.gen_range(-a..a);
+    }
 }
 
 /// Trains a network for `v` on the `files` and returns its file's bytes.
-pub fn run(v: &'static Variant, files: &[String], cfg: &Config) -> Result<Vec<u8>, String> {
+pub fn run(v: &'static Variant, files: &[String], cfg: &TrainConfig) -> Result<Vec<u8>, String> {
     let t0 = std::time::Instant::now();
+    let mut m = Model::new(shape(v, cfg)?, cfg.factors);
     let init = cfg
         .init
         .as_deref()
-        .map(|path| read_init(v, cfg, path))
+        .map(|path| nnue::load(path).map_err(|e| format!("train: {e}")))
         .transpose()?;
-    let d = load(v, files, cfg)?;
+    if let Some(net) = &init {
+        // Checked before the data is read: a wrong file fails at once.
+        let mut probe = Model::new(m.shape.clone(), false);
+        probe
+            .start_from(net)
+            .map_err(|e| format!("train: {}: {e}", net.name))?;
+    }
+    let d = load(v, files, &m, cfg)?;
+    let l = &m.shape.layout;
     eprintln!(
-        "train {}: {} positions ({} held out), {} inputs, {} hidden, loaded in {:.1}s",
+        "train {}: {} positions ({} held out), {} inputs x {} king buckets{}, {} hidden ({}), {} output buckets, loaded in {:.1}s",
         v.name,
         d.train.len(),
         d.valid.len(),
-        d.ninputs,
-        d.h,
+        m.ninputs,
+        l.kings.count(),
+        if l.kings.mirror { " mirrored" } else { "" },
+        m.h(),
+        match m.shape.activation {
+            Activation::Crelu => "clipped ReLU",
+            Activation::Screlu => "SCReLU",
+        },
+        m.shape.output_buckets(),
         t0.elapsed().as_secs_f64()
     );
     let hand: f64 = d
         .valid
         .iter()
         .map(|s| {
-            let e = sigmoid(s.hand / nnue::SCALE as f32) - Data::target(s, cfg.lambda);
+            let e = sigmoid32(s.hand / nnue::SCALE as f32) - target(s, cfg.lambda);
             (e * e) as f64
         })
         .sum::<f64>()
         / d.valid.len().max(1) as f64;
     eprintln!("the hand-made evaluation's held-out error: {hand:.6}");
     let mut rng = rand::rngs::StdRng::seed_from_u64(cfg.seed);
-    let mut p = Params::zero(d.nrows, d.h);
-    // The shared rows start at nothing: each input's own weights carry the spread.
-    for w in p.w1[..d.ninputs * d.h].iter_mut() {
-        *w = rng.gen_range(-0.1..0.1);
-    }
-    // A correction starts near nothing; a whole evaluation from a spread of weights.
-    let a = if cfg.residual { 0.01 } else { 1.0 } / (2.0 * d.h as f32).sqrt();
-    for w in p.w2.iter_mut() {
-        *w = rng.gen_range(-a..a);
-    }
+    randomise(&mut m, &mut rng);
     if let Some(net) = &init {
-        start_from(&d, &mut p, net);
+        m.start_from(net)
+            .map_err(|e| format!("train: {}: {e}", net.name))?;
         eprintln!("starting from {}", net.name);
     }
-    let mut adam = Adam {
-        m: Params::zero(d.nrows, d.h),
-        v: Params::zero(d.nrows, d.h),
-        t: 0,
-    };
+    let o = m.offsets();
+    let mut adam = Adam::<f32>::new(o.end);
     let mut order: Vec<usize> = (0..d.train.len()).collect();
     let batch = cfg.batch.max(1);
+    let threads = rayon::current_num_threads().max(1);
+    // One gradient a thread, reused from batch to batch.
+    let mut grads: Vec<Vec<f32>> = (0..threads).map(|_| vec![0.0; o.end]).collect();
+    let c2 = model::clip2(m.shape.activation);
     // The network of the epoch with the least held-out error is the one written: on
     // little data the later epochs learn the training positions by heart.
-    let (mut best, mut best_epoch) = (p.clone(), 0);
-    let mut best_err = d.error(&p, &d.valid, cfg.lambda);
+    let mut best_err = error(&m, &d, &d.valid, cfg.lambda);
+    let (mut best, mut best_epoch) = (m.w.clone(), 0);
     if let Some(net) = &init {
         eprintln!("{}'s held-out error: {best_err:.6}", net.name);
     }
@@ -489,120 +323,71 @@ pub fn run(v: &'static Variant, files: &[String], cfg: &Config) -> Result<Vec<u8
         order.shuffle(&mut rng);
         let mut train_err = 0.0f64;
         for chunk in order.chunks(batch) {
-            let parts = rayon::current_num_threads().max(1) * 2;
-            let per = chunk.len().div_ceil(parts);
-            let g = chunk
-                .par_chunks(per)
-                .map(|c| {
-                    let mut g = Params::zero(d.nrows, d.h);
+            let per = chunk.len().div_ceil(threads);
+            let model = &m;
+            let errs: f64 = grads
+                .par_iter_mut()
+                .zip(chunk.par_chunks(per))
+                .map(|(g, c)| {
+                    g.fill(0.0);
+                    let mut e = 0.0f64;
                     for &i in c {
-                        d.backward(&p, &d.train[i], cfg.lambda, &mut g);
+                        let s = &d.train[i];
+                        let t = target(s, cfg.lambda);
+                        e += f64::from(model.backward(&s.e, d.ins(s), base(model, s), t, g));
                     }
-                    g
+                    e
                 })
-                .reduce_with(|a, b| a.add(&b))
-                .unwrap_or_else(|| Params::zero(d.nrows, d.h));
+                .sum();
+            train_err += errs;
+            let (first, rest) = grads.split_at_mut(1);
+            let g = &mut first[0];
+            // Parts beyond the chunk's own did nothing: the chunk has fewer positions.
+            for other in rest.iter().take(chunk.len().div_ceil(per).saturating_sub(1)) {
+                for (a, b) in g.iter_mut().zip(other) {
+                    *a += b;
+                }
+            }
             let n = chunk.len() as f32;
-            let mut g = g;
-            g.w1.iter_mut()
-                .chain(g.b1.iter_mut())
-                .chain(g.w2.iter_mut())
-                .for_each(|x| *x /= n);
-            g.b2 /= n;
-            adam.step(&mut p, &g, lr);
+            g.iter_mut().for_each(|x| *x /= n);
+            let c = adam.begin();
+            let (w1, rest) = m.w.split_at_mut(o.w2);
+            adam.update(w1, &g[..o.w2], 0, lr, CLIP1, c);
+            let (w2, b2) = rest.split_at_mut(o.b2 - o.w2);
+            adam.update(w2, &g[o.w2..o.b2], o.w2, lr, c2, c);
+            adam.update(b2, &g[o.b2..], o.b2, lr, 1000.0, c);
         }
-        if epoch % 5 == 0 || epoch == cfg.epochs {
-            train_err = d.error(&p, &d.train, cfg.lambda);
-        }
-        let valid_err = d.error(&p, &d.valid, cfg.lambda);
+        train_err /= d.train.len().max(1) as f64;
+        let valid_err = error(&m, &d, &d.valid, cfg.lambda);
         if valid_err < best_err {
-            (best, best_epoch, best_err) = (p.clone(), epoch, valid_err);
+            (best, best_epoch, best_err) = (m.w.clone(), epoch, valid_err);
         }
         eprintln!(
-            "epoch {epoch}: lr {lr:.5} held-out error {valid_err:.6}{} ({:.0}s)",
-            if train_err > 0.0 {
-                format!(", training {train_err:.6}")
-            } else {
-                String::new()
-            },
+            "epoch {epoch}: lr {lr:.5} held-out error {valid_err:.6}, training {train_err:.6} ({:.0}s)",
             t0.elapsed().as_secs_f64()
         );
     }
     eprintln!("kept epoch {best_epoch}: held-out error {best_err:.6}");
-    let file = write(&d, &best, cfg.residual);
+    m.w = best;
+    let file = m.file();
     eprintln!(
         "the written file's held-out error, as the engine reads it: {:.6}",
-        file_error(&d, &file, cfg.lambda)?
+        file_error(&m, &d, &file, cfg.lambda)?
     );
     Ok(file)
 }
 
-/// The network file at `path` to start from: its inputs must be those `cfg` trains
-/// for `v`, and it must be a correction or a whole evaluation as the training is.
-fn read_init(v: &Variant, cfg: &Config, path: &str) -> Result<nnue::Net, String> {
-    let net = nnue::load(path).map_err(|e| format!("train: {e}"))?;
-    if net.layout != layout(v, cfg)? {
-        return Err(format!(
-            "train: {path} has other inputs than this training (another variant's, or \
-             with --held where this has none, or the reverse)"
-        ));
-    }
-    if net.hidden() > cfg.hidden {
-        return Err(format!(
-            "train: {path} has {} hidden units, more than this training's {} (--hidden)",
-            net.hidden(),
-            cfg.hidden
-        ));
-    }
-    if net.residual != cfg.residual {
-        return Err(format!(
-            "train: {path} is {}, this training {}",
-            if net.residual {
-                "a correction"
-            } else {
-                "a whole evaluation"
-            },
-            if cfg.residual {
-                "a correction (without --whole)"
-            } else {
-                "a whole evaluation (--whole)"
-            }
-        ));
-    }
-    Ok(net)
-}
-
-/// Puts `net`'s weights into `p`. The shared rows start at nothing (the file holds them
-/// folded into each input's own). A network of fewer units fills the first of each
-/// row; the others keep their random start, and a unit's output weight starts small, so
-/// the wider network begins about where the file's was and the new units learn.
-fn start_from(d: &Data, p: &mut Params, net: &nnue::Net) {
-    let (w1, b1, w2, b2) = net.unscaled();
-    let (h, nh) = (d.h, net.hidden());
-    for (i, row) in w1.chunks_exact(nh).enumerate() {
-        p.w1[i * h..i * h + nh].copy_from_slice(row);
-    }
-    p.w1[d.ninputs * h..].fill(0.0);
-    p.b1[..nh].copy_from_slice(&b1);
-    p.w2[..nh].copy_from_slice(&w2[..nh]);
-    p.w2[h..h + nh].copy_from_slice(&w2[nh..]);
-    p.b2 = b2;
-}
-
 /// Mean squared error on the held-out positions of the network `file` as the engine
 /// runs it (integer weights, clipped sums), to show what rounding the weights costs.
-fn file_error(d: &Data, file: &[u8], lambda: f32) -> Result<f64, String> {
+fn file_error(m: &Model, d: &Data, file: &[u8], lambda: f32) -> Result<f64, String> {
     let net = nnue::Net::parse(file, "trained").map_err(|e| format!("train: {e}"))?;
     let sum: f64 = d
         .valid
         .par_iter()
         .zip(&d.valid_pos)
         .map(|(s, pos)| {
-            let mut o = net.evaluate(pos) as f32 / nnue::SCALE as f32;
-            if d.residual {
-                o += s.hand / nnue::SCALE as f32;
-            }
-            let e = sigmoid(o) - Data::target(s, lambda);
+            let o = net.evaluate(pos) as f32 / nnue::SCALE as f32 + base(m, s);
+            let e = sigmoid32(o) - target(s, lambda);
             (e * e) as f64
         })
         .sum();

@@ -11,12 +11,13 @@
 
 use crate::eval::params::{self, Params, GROUPS, NPARAMS};
 use crate::eval::{trace, MgEg};
+use super::optim::{sigmoid, Adam};
 use crate::rules::Variant;
 use rayon::prelude::*;
 
 /// How to tune.
 #[derive(Clone, Debug)]
-pub struct Config {
+pub struct TuneConfig {
     /// Passes of gradient descent over the data.
     pub epochs: usize,
     /// Adam's step size, in centipawns.
@@ -37,7 +38,7 @@ pub struct Config {
 }
 
 /// One traced position.
-struct Sample {
+struct Traced {
     /// Range of its (weight, count) pairs in [`Data::counts`].
     start: u32,
     len: u16,
@@ -54,8 +55,8 @@ struct Sample {
 /// The traced data set.
 struct Data {
     counts: Vec<(u16, i32)>,
-    train: Vec<Sample>,
-    valid: Vec<Sample>,
+    train: Vec<Traced>,
+    valid: Vec<Traced>,
 }
 
 /// Reads and traces the data files.
@@ -64,8 +65,8 @@ fn load(v: &'static Variant, files: &[String]) -> Result<Data, String> {
     if samples.is_empty() {
         return Err("tune: no positions in the data".into());
     }
-    type Traced = (Vec<(u16, i32)>, f32, f32);
-    let traced: Vec<Traced> = samples
+    type Counted = (Vec<(u16, i32)>, f32, f32);
+    let traced: Vec<Counted> = samples
         .par_iter()
         .map(|s| {
             let (n, phase, share) = trace(&s.pos);
@@ -82,7 +83,7 @@ fn load(v: &'static Variant, files: &[String]) -> Result<Data, String> {
         valid: Vec::new(),
     };
     for ((sparse, mg, share), sample) in traced.into_iter().zip(&samples) {
-        let s = Sample {
+        let s = Traced {
             start: d.counts.len() as u32,
             len: sparse.len() as u16,
             mg,
@@ -100,16 +101,12 @@ fn load(v: &'static Variant, files: &[String]) -> Result<Data, String> {
     Ok(d)
 }
 
-fn sigmoid(x: f64) -> f64 {
-    1.0 / (1.0 + (-x).exp())
-}
-
 const C: usize = params::COUNTER;
 
 impl Data {
     /// The evaluation (White's view) of sample `s` with weights `w` (mg, eg
     /// interleaved), before the counter's scale; and that scale.
-    fn eval_parts(&self, s: &Sample, w: &[f64]) -> (f64, f64) {
+    fn eval_parts(&self, s: &Traced, w: &[f64]) -> (f64, f64) {
         let mg = s.mg as f64;
         let mut e = 0.0;
         for &(i, n) in &self.counts[s.start as usize..s.start as usize + s.len as usize] {
@@ -121,17 +118,17 @@ impl Data {
     }
 
     /// The evaluation (White's view) of sample `s` with weights `w`.
-    fn eval(&self, s: &Sample, w: &[f64]) -> f64 {
+    fn eval(&self, s: &Traced, w: &[f64]) -> f64 {
         let (e, scale) = self.eval_parts(s, w);
         e * scale
     }
 
-    fn target(s: &Sample, k: f64, lambda: f64) -> f64 {
+    fn target(s: &Traced, k: f64, lambda: f64) -> f64 {
         lambda * s.result as f64 + (1.0 - lambda) * sigmoid(k * s.score as f64)
     }
 
     /// Mean squared error over `set`.
-    fn error(&self, set: &[Sample], w: &[f64], k: f64, lambda: f64) -> f64 {
+    fn error(&self, set: &[Traced], w: &[f64], k: f64, lambda: f64) -> f64 {
         let sum: f64 = set
             .par_iter()
             .map(|s| {
@@ -228,7 +225,7 @@ pub fn run(
     v: &'static Variant,
     files: &[String],
     weights_text: &str,
-    cfg: &Config,
+    cfg: &TuneConfig,
 ) -> Result<String, String> {
     for t in &cfg.terms {
         if !GROUPS.contains(&t.as_str()) {
@@ -271,22 +268,19 @@ pub fn run(
     };
     eprintln!("K = {k:.6} per centipawn");
     report(0, &w);
-    let (b1, b2, eps) = (0.9, 0.999, 1e-8);
-    let mut m = vec![0.0; 2 * NPARAMS];
-    let mut s = vec![0.0; 2 * NPARAMS];
+    let mut adam = Adam::<f64>::new(2 * NPARAMS);
     for epoch in 1..=cfg.epochs {
-        let g = d.gradient(&w, k, cfg.lambda);
+        let mut g = d.gradient(&w, k, cfg.lambda);
         for j in 0..2 * NPARAMS {
-            if !free[j / 2] {
-                continue;
-            }
-            let g = g[j] + 2.0 * cfg.reg * (w[j] - w0[j]) / 1e4;
-            m[j] = b1 * m[j] + (1.0 - b1) * g;
-            s[j] = b2 * s[j] + (1.0 - b2) * g * g;
-            let mh = m[j] / (1.0 - b1.powi(epoch as i32));
-            let sh = s[j] / (1.0 - b2.powi(epoch as i32));
-            w[j] -= cfg.lr * mh / (sh.sqrt() + eps);
+            // A weight not tuned has no gradient, so Adam never moves it.
+            g[j] = if free[j / 2] {
+                g[j] + 2.0 * cfg.reg * (w[j] - w0[j]) / 1e4
+            } else {
+                0.0
+            };
         }
+        let c = adam.begin();
+        adam.update(&mut w, &g, 0, cfg.lr, f64::MAX, c);
         if epoch % cfg.report.max(1) == 0 || epoch == cfg.epochs {
             report(epoch, &w);
         }

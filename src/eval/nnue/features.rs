@@ -6,6 +6,11 @@
 //!
 //! Each side sees the position as its own: its pieces first, and for Black the board
 //! turned upside down (ranks counted from its side, a lancer's facing turned with it).
+//!
+//! A layout may also make the inputs relative to the side's own king ([`KingBuckets`]):
+//! the square of its king picks one of several copies of the inputs, and with a mirror
+//! a king on the right half of the board sees the board turned left to right (files
+//! and facings), so that it always stands on the left half.
 
 use crate::rules::bitboard::{bb, Bitboard};
 use crate::rules::piece::{Color, Kind, ALL_KINDS, FACING_MASK};
@@ -152,7 +157,80 @@ pub fn groups_of(v: &Variant) -> Result<Vec<Group>, String> {
     Ok(gs)
 }
 
-/// The inputs of one network: its groups and the board they lie on.
+/// Most copies of the inputs a layout may have, one per bucket of king squares.
+pub const MAX_KING_BUCKETS: usize = 32;
+
+/// How the own king's square picks a copy of the inputs: the bucket of each square
+/// (in the side's own view, after the mirror), and whether a king on the right half
+/// turns the board left to right.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct KingBuckets {
+    pub table: [u8; 64],
+    pub mirror: bool,
+}
+
+impl KingBuckets {
+    /// One copy of the inputs and no mirror: the inputs know nothing of the kings.
+    pub const NONE: KingBuckets = KingBuckets {
+        table: [0; 64],
+        mirror: false,
+    };
+
+    /// Copies of the inputs (the largest bucket plus one).
+    pub fn count(&self) -> usize {
+        *self.table.iter().max().unwrap_or(&0) as usize + 1
+    }
+
+    /// The buckets `lancer train --kings` names for a `width` x `height` board, by the
+    /// rank from the side's own end and, for the first two ranks, the file: `none`; `m`,
+    /// one bucket with the mirror; `4`: the first rank's two outer files, the rest of
+    /// the first rank, the second rank, the rest; `8`: the first two ranks each split
+    /// into outer files and inner, then the third, the fourth, the fifth and the rest;
+    /// `4` and `8` mirror.
+    pub fn preset(name: &str, width: u8, height: u8) -> Result<KingBuckets, String> {
+        let mut table = [0u8; 64];
+        let outer = width.div_ceil(4).max(1);
+        let bucket = |rank: u8, file: u8, eight: bool| -> u8 {
+            let inner = u8::from(file >= outer);
+            match (eight, rank) {
+                (false, 0) => inner,
+                (false, 1) => 2,
+                (false, _) => 3,
+                (true, 0) => inner,
+                (true, 1) => 2 + inner,
+                (true, r) => (2 + r).min(7),
+            }
+        };
+        let mirror = match name {
+            "none" => false,
+            "m" => true,
+            "4" | "8" => {
+                for rank in 0..height {
+                    for file in 0..width {
+                        table[(rank * 8 + file) as usize] = bucket(rank, file, name == "8");
+                    }
+                }
+                true
+            }
+            _ => {
+                return Err(format!(
+                    "unknown king buckets '{name}' (none, m, 4 or 8)"
+                ))
+            }
+        };
+        Ok(KingBuckets { table, mirror })
+    }
+}
+
+/// How one side sees the board: the bucket of its king's square and whether the
+/// board is turned left to right for it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Perspective {
+    pub bucket: u8,
+    pub mirror: bool,
+}
+
+/// The inputs of one network: its groups, the board they lie on and the king buckets.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Layout {
     pub groups: Vec<Group>,
@@ -160,8 +238,12 @@ pub struct Layout {
     pub width: u8,
     /// Ranks of the board.
     pub height: u8,
+    /// Copies of the inputs by the own king's square.
+    pub kings: KingBuckets,
     /// Each group's index seen from Black (a lancer's facing turned).
     vflip: [u8; MAX_GROUPS],
+    /// Each group's index seen in a mirror, where the mirrored group is there.
+    hflip: [Option<u8>; MAX_GROUPS],
 }
 
 impl Layout {
@@ -190,12 +272,107 @@ impl Layout {
                 .ok_or_else(|| format!("network has {g:?} but not {:?}", g.vflip()))?
                 as u8;
         }
+        let mut hflip = [None; MAX_GROUPS];
+        for (i, g) in groups.iter().enumerate() {
+            hflip[i] = groups.iter().position(|x| *x == g.hflip()).map(|j| j as u8);
+        }
         Ok(Layout {
             groups,
             width,
             height,
+            kings: KingBuckets::NONE,
             vflip,
+            hflip,
         })
+    }
+
+    /// The layout with inputs relative to the own king by `kings`: refused where a
+    /// bucket lies on no square of the board, there are more than
+    /// [`MAX_KING_BUCKETS`], or the mirror lacks a group's mirrored twin.
+    pub fn with_kings(mut self, kings: KingBuckets) -> Result<Layout, String> {
+        let n = kings.count();
+        if n > MAX_KING_BUCKETS {
+            return Err(format!(
+                "network has {n} king buckets (1 to {MAX_KING_BUCKETS})"
+            ));
+        }
+        let mut used = [false; MAX_KING_BUCKETS];
+        for rank in 0..self.height {
+            for file in 0..self.width {
+                if !kings.mirror || file <= (self.width - 1) / 2 {
+                    used[kings.table[(rank * 8 + file) as usize] as usize] = true;
+                }
+            }
+        }
+        if let Some(b) = (0..n).find(|&b| !used[b]) {
+            return Err(format!(
+                "network has king bucket {b}, which no square of its {}x{} board uses",
+                self.width, self.height
+            ));
+        }
+        if kings.mirror {
+            if let Some(i) = (0..self.groups.len()).find(|&i| self.hflip[i].is_none()) {
+                return Err(format!(
+                    "network mirrors the board but has {:?} and not {:?}",
+                    self.groups[i],
+                    self.groups[i].hflip()
+                ));
+            }
+        }
+        self.kings = kings;
+        Ok(self)
+    }
+
+    /// Inputs of every copy: [`Layout::inputs`] times the king buckets.
+    pub fn features(&self) -> usize {
+        self.inputs() * self.kings.count()
+    }
+
+    /// How side `view` sees `pos`: its king's bucket and whether it mirrors.
+    #[inline(always)]
+    pub fn perspective(&self, pos: &Position, view: Color) -> Perspective {
+        let Some(k) = pos.king_sq(view) else {
+            return Perspective::default();
+        };
+        let (mut rank, mut file) = (k / 8, k % 8);
+        if view == Color::Black {
+            rank = self.height - 1 - rank;
+        }
+        let mirror = self.kings.mirror && file > (self.width - 1) / 2;
+        if mirror {
+            file = self.width - 1 - file;
+        }
+        Perspective {
+            bucket: self.kings.table[(rank * 8 + file) as usize],
+            mirror,
+        }
+    }
+
+    /// The row of colour `c`'s bit `bit` of group `g` for side `view` seeing the board
+    /// as `p` says: [`Layout::input`], turned left to right in a mirror, in the copy of
+    /// the king's bucket.
+    #[inline(always)]
+    pub fn feature(&self, view: Color, p: Perspective, c: Color, g: usize, bit: u8) -> usize {
+        let i = self.input(view, c, g, bit);
+        let i = if p.mirror { self.mirrored(i) } else { i };
+        p.bucket as usize * self.inputs() + i
+    }
+
+    /// Input `i` of one copy seen in a mirror (files turned round, facings with them);
+    /// the mirrored group must be there ([`Layout::with_kings`] checks it where the
+    /// layout mirrors).
+    #[inline(always)]
+    fn mirrored(&self, i: usize) -> usize {
+        let n = self.groups.len();
+        let (block, bit) = (i / 64, (i % 64) as u8);
+        let (rel, g) = (block / n, block % n);
+        let g2 = self.hflip[g].map_or(g, |x| x as usize);
+        let bit = if self.groups[g].on_board() {
+            (bit / 8) * 8 + (self.width - 1 - bit % 8)
+        } else {
+            bit
+        };
+        (rel * n + g2) * 64 + bit as usize
     }
 
     /// The layout of a network for `v`.
@@ -247,16 +424,8 @@ impl Layout {
     /// mirrored group.
     pub fn mirror(&self, i: usize) -> Option<usize> {
         let n = self.groups.len();
-        let (block, bit) = (i / 64, (i % 64) as u8);
-        let (rel, g) = (block / n, block % n);
-        let grp = self.groups[g];
-        let g = self.groups.iter().position(|x| *x == grp.hflip())?;
-        let bit = if grp.on_board() {
-            (bit / 8) * 8 + (self.width - 1 - bit % 8)
-        } else {
-            bit
-        };
-        Some((rel * n + g) * 64 + bit as usize)
+        self.hflip[(i / 64) % n]?;
+        Some(self.mirrored(i))
     }
 
     /// The bits of every group of `pos` (White's groups, then Black's).

@@ -11,29 +11,31 @@
 //! stale, and after one move only a few inputs change.
 //!
 //! A network is either the whole evaluation or a correction added to the hand-made one
-//! (a flag in its file).
+//! (a flag in its file). Its inputs may be relative to each side's king (a copy of
+//! them per bucket of king squares, and the board turned left to right for a king on
+//! the right half: [`features::KingBuckets`]); its hidden units are clipped ReLUs or
+//! squared clipped ReLUs ([`Activation`]); and its output layer may have a bucket per
+//! range of the count of pieces on the board.
 //!
-//! File format (little-endian; docs/protocols.md, Networks): `LNN2`, flags (u16: bit
-//! 0, a correction), the board's width and height (u8 each), the group count `n` (u16)
-//! and `n` groups of two bytes ([`Group::encode`]), the hidden size `h` (u16, 1 to
-//! [`HIDDEN`]), then the input weights `[2n·64][h]` i16, the hidden biases `[h]` i16,
-//! the output weights `[2·h]` i16 (side to move's half first) and the output bias i32.
-//! A network runs at its own size: the accumulators have room for [`HIDDEN`] units and
-//! a network uses the first `h`. Input weights and biases are scaled by [`QA`], output
-//! weights by [`QB`], the output bias by `QA·QB`; the output times [`SCALE`] is
-//! centipawns.
+//! Files (`LNN3`, and `LNN2` of the networks before buckets) are read and written by
+//! [`format`], described in docs/protocols.md, Networks. A network runs at its own
+//! size: the accumulators have room for [`HIDDEN`] units and a network uses the first
+//! `h`. Input weights and biases are scaled by [`QA`], output weights by [`QB`], the
+//! output biases by `QA·QB`; the output times [`SCALE`] is centipawns.
 
 mod accumulator;
 mod builtin;
 pub mod features;
-mod format;
+pub mod format;
 mod network;
 
 pub use accumulator::Accumulator;
 pub use builtin::{builtin, builtin_names, check};
-pub use features::{Group, Layout, MAX_GROUPS};
-pub use format::{load, write};
-pub use network::Net;
+pub use features::{Group, KingBuckets, Layout, Perspective, MAX_GROUPS, MAX_KING_BUCKETS};
+pub use format::{load, write, Shape};
+pub use network::{
+    output_table, Activation, Net, Unscaled, MAX_OUTPUT_BUCKETS, MAX_SCRELU_W2, OUTPUT_TABLE,
+};
 
 /// The most hidden units per side a network may have.
 pub const HIDDEN: usize = 256;
@@ -46,4 +48,4 @@ pub const QB: i32 = 64;
 /// Centipawns per unit of the network's output.
 pub const SCALE: i32 = 400;
 /// The file's first bytes.
-pub const MAGIC: &[u8; 4] = b"LNN2";
+pub const MAGIC: &[u8; 4] = b"LNN3";
