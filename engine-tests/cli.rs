@@ -1142,21 +1142,59 @@ fn train_from_a_network() {
     let o = train(&["--epochs", "0", "--init", built_in]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(stderr(&o).contains("starting from"), "{}", stderr(&o));
-    assert_eq!(
+    // The same network written back in the new format: after the headers (the new one
+    // has the king and output bucket tables, 64 + 65 bytes, before the hidden size)
+    // the same weights, byte for byte.
+    let (new, old) = (
         std::fs::read(&net).unwrap(),
-        std::fs::read(built_in).unwrap()
+        std::fs::read(built_in).unwrap(),
     );
+    assert!(new.starts_with(b"LNN3") && old.starts_with(b"LNN2"));
+    let header = 10 + 2 * 10 + 2;
+    assert_eq!(new[header + 129..], old[header..]);
     let o = train(&["--epochs", "1", "--init", built_in]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(stderr(&o).contains("epoch 1:"), "{}", stderr(&o));
-    assert!(std::fs::read(&net).unwrap().starts_with(b"LNN2"));
+    assert!(std::fs::read(&net).unwrap().starts_with(b"LNN3"));
+    // A network without buckets starts every king bucket and output bucket of a
+    // bucketed training; one with other buckets cannot.
+    let o = train(&[
+        "--epochs",
+        "1",
+        "--kings",
+        "4",
+        "--outputs",
+        "4",
+        "--init",
+        built_in,
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(
+        err.contains("x 4 king buckets mirrored") && err.contains("4 output buckets"),
+        "{err}"
+    );
+    let bucketed = dir.join("bucketed.nnue");
+    std::fs::copy(&net, &bucketed).unwrap();
+    let bucketed_s = bucketed.to_str().unwrap();
+    assert_clean_failure(
+        &train(&["--kings", "8", "--outputs", "4", "--init", bucketed_s]),
+        "king buckets are not this training's",
+    );
+    assert_clean_failure(
+        &train(&["--kings", "4", "--outputs", "2", "--init", bucketed_s]),
+        "output buckets are not this training's",
+    );
+    assert_clean_failure(&train(&["--kings", "3"]), "unknown king buckets '3'");
+    assert_clean_failure(&train(&["--outputs", "17"]), "17 output buckets (1 to 16)");
     // A wider training keeps the file's units and adds its own; a narrower one cannot.
     let o = train(&["--epochs", "1", "--hidden", "100", "--init", built_in]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(stderr(&o).contains("100 hidden"), "{}", stderr(&o));
     let wide = std::fs::read(&net).unwrap();
-    // After the magic, flags, board, group count and 10 groups: the hidden size.
-    assert_eq!(u16::from_le_bytes([wide[30], wide[31]]), 100);
+    // After the magic, flags, board, group count, 10 groups and the two bucket
+    // tables: the hidden size.
+    assert_eq!(u16::from_le_bytes([wide[159], wide[160]]), 100);
     let set = format!("setoption name EvalFile value {net_s}");
     let out = uci_session(&["setoption name UCI_Variant value lighthouse", &set, "eval"]);
     assert!(out.contains("again.nnue correction cp "), "{out}");
@@ -1171,7 +1209,7 @@ fn train_from_a_network() {
     );
     assert_clean_failure(
         &train(&["--whole", "--init", built_in]),
-        "is a correction, this training a whole evaluation",
+        "is a correction (without --whole) with clipped ReLU units, this training a whole evaluation",
     );
     assert_clean_failure(&train(&["--init", "Cargo.toml"]), "not a lancer network");
     // Read no further than the largest network, as `EvalFile` reads.
@@ -1196,7 +1234,35 @@ fn train_and_evalfile() {
         err.contains("hand-made evaluation's held-out error") && err.contains("epoch 2:"),
         "{err}"
     );
-    assert!(std::fs::read(&net).unwrap().starts_with(b"LNN2"));
+    assert!(std::fs::read(&net).unwrap().starts_with(b"LNN3"));
+    // A whole evaluation with king and output buckets and SCReLU units.
+    let whole = dir.join("whole.nnue");
+    let whole_s = whole.to_str().unwrap();
+    let o = lancer(&[
+        "train",
+        "--epochs",
+        "1",
+        "--whole",
+        "--kings",
+        "8",
+        "--outputs",
+        "8",
+        "--screlu",
+        "--hidden",
+        "32",
+        "-o",
+        whole_s,
+        data_s,
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = uci_session(&[
+        &format!("setoption name EvalFile value {whole_s}"),
+        "position startpos moves e2e4 e7e5 e1e2",
+        "eval",
+        "go depth 4",
+    ]);
+    assert!(out.contains("whole.nnue cp "), "{out}");
+    assert!(out.contains("bestmove "), "{out}");
     // Chess positions are no Lighthouse data.
     assert_clean_failure(
         &lancer(&["train", "--variant", "lighthouse", "-o", net_s, data_s]),

@@ -179,12 +179,7 @@ impl Model {
             j = self.mirror[j as usize];
         }
         let s = self.shared[j as usize];
-        [
-            p.bucket as u32 * self.ninputs as u32 + j,
-            s[0],
-            s[1],
-            s[2],
-        ]
+        [p.bucket as u32 * self.ninputs as u32 + j, s[0], s[1], s[2]]
     }
 
     /// The output (in units of [`nnue::SCALE`] centipawns, before the sigmoid) of `e`
@@ -325,11 +320,14 @@ impl Model {
         let (h, nh) = (self.h(), net.hidden());
         let ns = net.shape();
         let l = &self.shape.layout;
-        if ns.layout.groups != l.groups || (ns.layout.width, ns.layout.height) != (l.width, l.height)
+        if ns.layout.groups != l.groups
+            || (ns.layout.width, ns.layout.height) != (l.width, l.height)
         {
-            return Err("it has other inputs than this training (another variant's, or with \
+            return Err(
+                "it has other inputs than this training (another variant's, or with \
                  --held where this has none, or the reverse)"
-                .into());
+                    .into(),
+            );
         }
         if nh > h {
             return Err(format!(

@@ -136,7 +136,12 @@ fn shape(v: &'static Variant, cfg: &TrainConfig) -> Result<Shape, String> {
 }
 
 /// Reads and encodes the positions of `files`, a file at a time.
-fn load(v: &'static Variant, files: &[String], m: &Model, cfg: &TrainConfig) -> Result<Data, String> {
+fn load(
+    v: &'static Variant,
+    files: &[String],
+    m: &Model,
+    cfg: &TrainConfig,
+) -> Result<Data, String> {
     let mut d = Data {
         inputs: Vec::new(),
         train: Vec::new(),
@@ -145,7 +150,14 @@ fn load(v: &'static Variant, files: &[String], m: &Model, cfg: &TrainConfig) -> 
     };
     let mirror_too = cfg.mirror && !m.shape.layout.kings.mirror;
     super::data::read_each(v, files, |samples| {
-        type Parsed = (Vec<u16>, Encoded, Option<(Vec<u16>, Encoded)>, f32, f32, f32);
+        type Parsed = (
+            Vec<u16>,
+            Encoded,
+            Option<(Vec<u16>, Encoded)>,
+            f32,
+            f32,
+            f32,
+        );
         let parsed: Vec<Parsed> = samples
             .par_iter()
             .map(|s| {
@@ -343,7 +355,10 @@ pub fn run(v: &'static Variant, files: &[String], cfg: &TrainConfig) -> Result<V
             let (first, rest) = grads.split_at_mut(1);
             let g = &mut first[0];
             // Parts beyond the chunk's own did nothing: the chunk has fewer positions.
-            for other in rest.iter().take(chunk.len().div_ceil(per).saturating_sub(1)) {
+            for other in rest
+                .iter()
+                .take(chunk.len().div_ceil(per).saturating_sub(1))
+            {
                 for (a, b) in g.iter_mut().zip(other) {
                     *a += b;
                 }

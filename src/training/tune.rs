@@ -9,9 +9,9 @@
 //! and an optional L2 term pulls the weights towards where they started. The result replaces
 //! the variant's section of the weights file the build embeds.
 
+use super::optim::{sigmoid, Adam};
 use crate::eval::params::{self, Params, GROUPS, NPARAMS};
 use crate::eval::{trace, MgEg};
-use super::optim::{sigmoid, Adam};
 use crate::rules::Variant;
 use rayon::prelude::*;
 

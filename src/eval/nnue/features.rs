@@ -212,11 +212,7 @@ impl KingBuckets {
                 }
                 true
             }
-            _ => {
-                return Err(format!(
-                    "unknown king buckets '{name}' (none, m, 4 or 8)"
-                ))
-            }
+            _ => return Err(format!("unknown king buckets '{name}' (none, m, 4 or 8)")),
         };
         Ok(KingBuckets { table, mirror })
     }

@@ -34,7 +34,14 @@ const MIRROR: u16 = 4;
 /// The length of an `LNN3` file with `n` groups, `kb` king buckets, `ob` output
 /// buckets and `h` hidden units.
 pub(super) fn file_len(n: usize, kb: usize, ob: usize, h: usize) -> usize {
-    4 + 2 + 2 + 2 + 2 * n + 64 + OUTPUT_TABLE + 2 + 2 * (kb * 2 * n * 64 * h + h + ob * 2 * h)
+    4 + 2
+        + 2
+        + 2
+        + 2 * n
+        + 64
+        + OUTPUT_TABLE
+        + 2
+        + 2 * (kb * 2 * n * 64 * h + h + ob * 2 * h)
         + 4 * ob
 }
 
@@ -130,7 +137,11 @@ impl Net {
         };
         let mut r = Reader { b, at: 4 };
         let flags = r.u16()?;
-        let known = if v2 { RESIDUAL } else { RESIDUAL | SCRELU | MIRROR };
+        let known = if v2 {
+            RESIDUAL
+        } else {
+            RESIDUAL | SCRELU | MIRROR
+        };
         if flags & !known != 0 {
             return Err(format!("network has unknown flags {flags}"));
         }
@@ -238,9 +249,7 @@ pub fn load(path: &str) -> Result<Net, String> {
     let mut b = Vec::new();
     std::fs::File::open(path)
         .and_then(|f| {
-            f.take(
-                file_len(MAX_GROUPS, MAX_KING_BUCKETS, MAX_OUTPUT_BUCKETS, HIDDEN) as u64 + 1,
-            )
+            f.take(file_len(MAX_GROUPS, MAX_KING_BUCKETS, MAX_OUTPUT_BUCKETS, HIDDEN) as u64 + 1)
                 .read_to_end(&mut b)
         })
         .map_err(|e| format!("{path}: {e}"))?;
@@ -413,7 +422,10 @@ pub(super) mod tests {
         let net = Net::parse(&b, "old").unwrap();
         assert!(net.residual);
         assert_eq!(net.layout.kings.count(), 1);
-        assert_eq!((net.output_buckets(), net.activation), (1, Activation::Crelu));
+        assert_eq!(
+            (net.output_buckets(), net.activation),
+            (1, Activation::Crelu)
+        );
         // Written again, it is an `LNN3` file of the same network.
         let u = net.unscaled();
         let again = write(

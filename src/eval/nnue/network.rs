@@ -372,8 +372,8 @@ mod tests {
         ];
         for (k, v) in vs.all().iter().enumerate() {
             for (h, kings, outputs, act) in [shapes[k % 4], shapes[(k + 1) % 4]] {
-                let net = Net::parse(&random_shaped(v, 7, h, kings, outputs, act), "random")
-                    .unwrap();
+                let net =
+                    Net::parse(&random_shaped(v, 7, h, kings, outputs, act), "random").unwrap();
                 assert_eq!(net.hidden(), h);
                 assert!(net.covers(v), "{}", v.name);
                 let mut checked = 0;
@@ -502,7 +502,9 @@ mod tests {
         let h = 8;
         let mut rng = rand::rngs::StdRng::seed_from_u64(5);
         let nf = shape(h).layout.features();
-        let w1: Vec<i16> = (0..(nf + 1) * h).map(|_| rng.gen_range(-300..300)).collect();
+        let w1: Vec<i16> = (0..(nf + 1) * h)
+            .map(|_| rng.gen_range(-300..300))
+            .collect();
         let w2: Vec<i16> = (0..2 * 2 * h).map(|_| rng.gen_range(-100..100)).collect();
         let small = write(
             &shape(h),
