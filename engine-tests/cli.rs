@@ -1263,6 +1263,37 @@ fn train_and_evalfile() {
     ]);
     assert!(out.contains("whole.nnue cp "), "{out}");
     assert!(out.contains("bestmove "), "{out}");
+    // Learning from the build's evaluation beside the labels; a teacher that is no
+    // network, or cannot judge the variant, fails cleanly.
+    let o = lancer(&[
+        "train",
+        "--epochs",
+        "1",
+        "--whole",
+        "--teacher",
+        "builtin",
+        "--teacher-weight",
+        "0.7",
+        "-o",
+        whole_s,
+        data_s,
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_clean_failure(
+        &lancer(&["train", "--teacher", "Cargo.toml", "-o", whole_s, data_s]),
+        "teacher Cargo.toml: not a lancer network",
+    );
+    assert_clean_failure(
+        &lancer(&[
+            "train",
+            "--teacher",
+            "src/eval/nnue/lighthouse.nnue",
+            "-o",
+            whole_s,
+            data_s,
+        ]),
+        "cannot judge chess",
+    );
     // Chess positions are no Lighthouse data.
     assert_clean_failure(
         &lancer(&["train", "--variant", "lighthouse", "-o", net_s, data_s]),

@@ -131,6 +131,13 @@ pub struct TrainArgs {
     /// round of data refines the network the earlier rounds made.
     #[arg(long, value_name = "NET")]
     pub init: Option<String>,
+    /// Also learn from this evaluation's judgement of each position: `builtin` (the
+    /// build's evaluation, its network included) or a network file.
+    #[arg(long, value_name = "EVAL")]
+    pub teacher: Option<String>,
+    /// The teacher's share of the score part of the target (0 to 1).
+    #[arg(long, default_value_t = 0.5)]
+    pub teacher_weight: f32,
 }
 
 /// Plays and writes the self-play games; prints what this run added.
@@ -211,6 +218,8 @@ pub(super) fn run_train(vs: &Variants, a: TrainArgs) -> Result<(), String> {
             crate::eval::nnue::Activation::Crelu
         },
         init: a.init,
+        teacher: a.teacher,
+        teacher_weight: a.teacher_weight.clamp(0.0, 1.0),
     };
     let net = crate::training::train::run(v, &a.data, &cfg)?;
     std::fs::write(&a.output, net).map_err(|e| format!("{}: {e}", a.output))?;

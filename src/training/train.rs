@@ -61,6 +61,48 @@ pub struct TrainConfig {
     /// A network file to start from instead of random weights (a new round of data
     /// then refines it without the data of the rounds before).
     pub init: Option<String>,
+    /// An evaluation to learn from beside the data's labels: `builtin` (the build's
+    /// evaluation of the variant, its network included) or a network file (added to
+    /// the hand-made evaluation where it is a correction).
+    pub teacher: Option<String>,
+    /// The teacher's share of the score part of the target.
+    pub teacher_weight: f32,
+}
+
+/// The evaluation a training learns from beside its labels: the hand-made one and
+/// perhaps a network.
+struct Teacher {
+    net: Option<nnue::Net>,
+    builtin: Option<&'static nnue::Net>,
+}
+
+impl Teacher {
+    /// The teacher `name` names for `v` (see [`TrainConfig::teacher`]).
+    fn new(v: &'static Variant, name: &str) -> Result<Teacher, String> {
+        if name == "builtin" {
+            return Ok(Teacher {
+                net: None,
+                builtin: nnue::builtin(v),
+            });
+        }
+        let net = nnue::load(name).map_err(|e| format!("train: teacher {e}"))?;
+        if !net.covers(v) {
+            return Err(format!("train: teacher {name} cannot judge {}", v.name));
+        }
+        Ok(Teacher {
+            net: Some(net),
+            builtin: None,
+        })
+    }
+
+    /// Its static evaluation of `pos` for the side to move, centipawns.
+    fn judge(&self, pos: &Position) -> f32 {
+        match self.net.as_ref().or(self.builtin) {
+            Some(n) if !n.residual => n.evaluate(pos) as f32,
+            Some(n) => (crate::eval::evaluate(pos) + n.evaluate(pos)) as f32,
+            None => crate::eval::evaluate(pos) as f32,
+        }
+    }
 }
 
 /// One training position: its encoding, result and score for the side to move, and
@@ -70,7 +112,8 @@ struct Labelled {
     e: Encoded,
     /// Result for the side to move (1, ½, 0).
     result: f32,
-    /// The search's score for the side to move, centipawns.
+    /// The search's score for the side to move, centipawns, blended with the
+    /// teacher's where there is one (as expected results: see [`target`]).
     score: f32,
     hand: f32,
 }
@@ -92,6 +135,15 @@ impl Data {
 
 fn target(s: &Labelled, lambda: f32) -> f32 {
     lambda * s.result + (1.0 - lambda) * sigmoid32(s.score / nnue::SCALE as f32)
+}
+
+/// The score whose expected result is the share `w` of the teacher's `t` and the rest
+/// of the search's `score` (centipawns, side to move).
+fn blend(score: f32, t: f32, w: f32) -> f32 {
+    let scale = nnue::SCALE as f32;
+    let p = (1.0 - w) * sigmoid32(score / scale) + w * sigmoid32(t / scale);
+    let p = p.clamp(1e-6, 1.0 - 1e-6);
+    scale * (p / (1.0 - p)).ln()
 }
 
 /// What the network adds to: the hand-made evaluation for a correction, else nothing.
@@ -141,6 +193,7 @@ fn load(
     files: &[String],
     m: &Model,
     cfg: &TrainConfig,
+    teacher: Option<&Teacher>,
 ) -> Result<Data, String> {
     let mut d = Data {
         inputs: Vec::new(),
@@ -165,11 +218,14 @@ fn load(
                 let mut ins = Vec::with_capacity(32);
                 let e = m.encode(pos, &mut ins);
                 let white = pos.side() == Color::White;
-                let (r, sc) = if white {
+                let (r, mut sc) = if white {
                     (s.result, s.score)
                 } else {
                     (1.0 - s.result, -s.score)
                 };
+                if let Some(t) = teacher {
+                    sc = blend(sc, t.judge(pos), cfg.teacher_weight);
+                }
                 let hand = if m.shape.residual || s.held_out {
                     crate::eval::evaluate(pos) as f32
                 } else {
@@ -271,7 +327,12 @@ pub fn run(v: &'static Variant, files: &[String], cfg: &TrainConfig) -> Result<V
             .start_from(net)
             .map_err(|e| format!("train: {}: {e}", net.name))?;
     }
-    let d = load(v, files, &m, cfg)?;
+    let teacher = cfg
+        .teacher
+        .as_deref()
+        .map(|t| Teacher::new(v, t))
+        .transpose()?;
+    let d = load(v, files, &m, cfg, teacher.as_ref())?;
     let l = &m.shape.layout;
     eprintln!(
         "train {}: {} positions ({} held out), {} inputs x {} king buckets{}, {} hidden ({}), {} output buckets, loaded in {:.1}s",
