@@ -38,7 +38,13 @@ use training::{run_datagen, run_train, run_tune};
 
 /// lancer: a chess-variant engine (UCI and XBoard).
 #[derive(Parser, Debug)]
-#[command(name = "lancer", version, about)]
+#[command(
+    name = "lancer",
+    version,
+    about,
+    after_help = "Arguments that are UCI commands run in order, then lancer exits, as OpenBench runs \
+engines:\n  lancer \"setoption name UCI_Variant value lighthouse\" \"genfens 12 seed 7 book None\" quit"
+)]
 pub struct Cli {
     /// A variants.ini merged over the built-in one.
     #[arg(long, global = true, value_name = "FILE")]
@@ -224,6 +230,48 @@ fn end_on_broken_pipe() {
         }
         default(info);
     }));
+}
+
+/// The UCI command lines the process arguments are, if they are (with a
+/// `--variants FILE` before them): `lancer "genfens 12 seed 7 book None" quit`, as
+/// OpenBench runs engines. They are when the first argument that is not an option
+/// starts with a UCI command and is not one of lancer's commands (`lancer bench` is
+/// the command, `lancer "bench 5"` the UCI line); anything else is clap's to read,
+/// and to report when wrong.
+pub fn uci_arguments(args: &[std::ffi::OsString]) -> Option<(Option<String>, Vec<String>)> {
+    use clap::CommandFactory;
+    let mut args = args.iter().skip(1).map(|a| a.to_str());
+    let mut variants = None;
+    let first = loop {
+        match args.next()?? {
+            "--variants" => variants = Some(args.next()??.to_string()),
+            a if a.starts_with("--variants=") => {
+                variants = Some(a["--variants=".len()..].to_string())
+            }
+            a if a.starts_with('-') => return None,
+            a => break a,
+        }
+    };
+    let cli = Cli::command();
+    let command = cli
+        .get_subcommands()
+        .any(|c| c.get_name() == first || c.get_all_aliases().any(|x| x == first));
+    let word = first.split_whitespace().next()?;
+    if command || !crate::protocol::uci::COMMANDS.contains(&word) {
+        return None;
+    }
+    let mut lines = vec![first.to_string()];
+    for a in args {
+        lines.push(a?.to_string());
+    }
+    Some((variants, lines))
+}
+
+/// Runs UCI command lines given as arguments (see [`uci_arguments`]).
+pub fn run_uci_lines(variants: Option<&str>, lines: &[String]) -> Result<(), CliError> {
+    let vs = load_variants(variants)?;
+    crate::protocol::uci::run_lines(lines, vs);
+    Ok(())
 }
 
 /// Runs a subcommand.

@@ -1,11 +1,12 @@
 //! `lancer openings`: balanced opening positions for `lancer match -openings`.
 
 use super::{engine_for, variant, PositionArgs};
+use crate::engine::openings::{generate, Spec, Starts};
 use crate::progress::{self, Progress};
 use crate::rules::start::start_position;
 use crate::rules::Variants;
 use clap::Args;
-use rand::{Rng, SeedableRng};
+use rand::SeedableRng;
 
 /// `lancer openings`.
 #[derive(Args, Debug)]
@@ -29,7 +30,6 @@ pub struct OpeningsArgs {
 /// Random playouts from the start, kept when a shallow search finds them balanced; one
 /// EFEN per line. The seed (`--seed`, default 1) makes the file reproducible.
 pub(super) fn run_openings(vs: &Variants, a: OpeningsArgs) -> Result<(), String> {
-    use crate::search::{Limits, MATE_BOUND};
     let v = variant(vs, &a.pos.variant)?;
     if a.pos.fen.is_some() || !a.pos.moves.is_empty() {
         return Err("openings: --fen and --moves are not used here".into());
@@ -37,48 +37,26 @@ pub(super) fn run_openings(vs: &Variants, a: OpeningsArgs) -> Result<(), String>
     let mut rng = rand::rngs::StdRng::seed_from_u64(a.pos.seed.unwrap_or(1));
     let mut engine = engine_for(vs, &v.name, start_position(v, None)?, &[])?;
     engine.set_hash(16)?;
-    let limits = Limits {
-        depth: Some(a.depth.clamp(1, 64)),
-        multipv: 1,
-        ..Default::default()
+    let spec = Spec {
+        plies: (a.plies, a.plies),
+        depth: a.depth,
+        max_score: a.max_score,
     };
-    let mut seen = std::collections::HashSet::new();
-    let mut list = crate::rules::MoveList::new();
     // Cleared when dropped, also on the error returns below.
     let progress = Progress::stderr();
-    let mut tries = 0usize;
-    while seen.len() < a.count {
-        tries += 1;
-        if tries > a.count.saturating_mul(200).saturating_add(1000) {
-            return Err(format!(
-                "openings: found only {} balanced positions; try fewer plies or a larger --max-score",
-                seen.len()
-            ));
-        }
-        engine.set_start(start_position(v, Some(rng.gen()))?);
-        let mut ok = true;
-        for _ in 0..a.plies {
-            let pos = *engine.position();
-            pos.legal_moves(&mut list);
-            if list.is_empty() || pos.outcome().is_some() {
-                ok = false;
-                break;
-            }
-            engine.play(list.as_slice()[rng.gen_range(0..list.len())]);
-        }
-        let pos = *engine.position();
-        if !ok || pos.outcome().is_some() || !seen.insert(pos.key()) {
-            continue;
-        }
-        // The table starts empty for each position; the history tables go on.
-        engine.clear_table();
-        let r = engine.analyse(limits.clone(), Box::new(|_, _| {}))?;
-        if r.score.abs() > a.max_score.min(MATE_BOUND - 1) {
-            seen.remove(&pos.key());
-        } else {
-            progress.println(&pos.efen());
-        }
-        progress.show(&progress::openings_text(seen.len(), a.count, tries));
+    let found = generate(
+        &mut engine,
+        &Starts::Setup(v),
+        a.count,
+        &spec,
+        &mut rng,
+        &mut |pos| progress.println(&pos.efen()),
+        &mut |found, tries| progress.show(&progress::openings_text(found, a.count, tries)),
+    )?;
+    if found < a.count {
+        return Err(format!(
+            "openings: found only {found} balanced positions; try fewer plies or a larger --max-score"
+        ));
     }
     Ok(())
 }

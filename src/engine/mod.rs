@@ -4,6 +4,7 @@
 //! through `set_variant`, `set_position`, `set_start`, `play` and `undo`, the options
 //! through `set_option`.
 
+pub mod openings;
 pub mod options;
 
 use crate::rules::notation::parse_move;

@@ -20,6 +20,26 @@ fn error(msg: &str) {
     out(&format!("info string error: {msg}"));
 }
 
+/// The first words of the command lines a session knows. `lancer` given arguments
+/// that start with one of them runs them as command lines ([`run_lines`]).
+pub const COMMANDS: [&str; 15] = [
+    "uci",
+    "isready",
+    "setoption",
+    "ucinewgame",
+    "position",
+    "go",
+    "stop",
+    "ponderhit",
+    "quit",
+    "debug",
+    "register",
+    "d",
+    "eval",
+    "bench",
+    "genfens",
+];
+
 /// The option table as UCI `option` lines.
 fn options(engine: &Engine) -> Vec<UciOptionConfig> {
     OPTIONS
@@ -367,6 +387,92 @@ fn cmd_eval(engine: &Engine) {
     }
 }
 
+/// What `genfens N [seed S] [book None|FILE] [...]` asks for.
+#[derive(Debug, PartialEq, Eq)]
+struct Genfens {
+    count: usize,
+    seed: u64,
+    book: Option<String>,
+}
+
+/// Reads `genfens`'s arguments; what follows the book (OpenBench's extra arguments)
+/// is not used.
+fn parse_genfens(args: &str) -> Result<Genfens, String> {
+    const USAGE: &str = "expected 'genfens N seed S book <None|FILE>'";
+    let mut toks = args.split_whitespace();
+    let count = toks
+        .next()
+        .ok_or_else(|| format!("genfens: {USAGE}"))?
+        .parse::<usize>()
+        .map_err(|_| format!("genfens: N is not a count; {USAGE}"))?;
+    let mut g = Genfens {
+        count,
+        seed: 0,
+        book: None,
+    };
+    loop {
+        match toks.next() {
+            Some("seed") => {
+                let t = toks.next().unwrap_or("");
+                g.seed = t
+                    .parse::<u64>()
+                    .map_err(|_| format!("genfens: seed '{t}' is not a number"))?;
+            }
+            Some("book") => match toks.next() {
+                None => return Err(format!("genfens: book: missing; {USAGE}")),
+                Some(b) if b.eq_ignore_ascii_case("none") => g.book = None,
+                Some(b) => g.book = Some(b.to_string()),
+            },
+            _ => return Ok(g),
+        }
+    }
+}
+
+/// `genfens`: N balanced openings of the current variant, each as `info string
+/// genfens EFEN` as soon as it is found (docs/protocols.md, "Commands").
+fn cmd_genfens(engine: &mut Engine, args: &str) {
+    use crate::engine::openings::{self, Book, Starts};
+    use rand::SeedableRng;
+    engine.stop();
+    let g = match parse_genfens(args) {
+        Ok(g) => g,
+        Err(e) => return error(&e),
+    };
+    let v = engine.effective_variant();
+    let book = match &g.book {
+        Some(_) if engine.sandbox().is_some() => {
+            return error("genfens: a sandboxed session reads no book")
+        }
+        Some(path) => match Book::read(path, v, engine.variants()) {
+            Ok(b) => Some(b),
+            Err(e) => return error(&format!("genfens: {e}")),
+        },
+        None => None,
+    };
+    let (starts, spec) = match &book {
+        Some(b) => (Starts::Book(b), openings::GENFENS_FROM_BOOK),
+        None => (Starts::Setup(v), openings::GENFENS_FROM_START),
+    };
+    let mut rng = rand::rngs::StdRng::seed_from_u64(g.seed);
+    let found = openings::generate(
+        engine,
+        &starts,
+        g.count,
+        &spec,
+        &mut rng,
+        &mut |pos| out(&format!("info string genfens {}", pos.efen())),
+        &mut |_, _| {},
+    );
+    match found {
+        Err(e) => error(&format!("genfens: {e}")),
+        Ok(n) if n < g.count => error(&format!(
+            "genfens: found only {n} of {} balanced openings",
+            g.count
+        )),
+        Ok(_) => {}
+    }
+}
+
 /// Handles one line; false on `quit`.
 pub fn handle(engine: &mut Engine, raw: &str) -> bool {
     let line = raw.trim();
@@ -411,6 +517,7 @@ pub fn handle(engine: &mut Engine, raw: &str) -> bool {
             return false;
         }
         "debug" | "register" => {}
+        "genfens" => cmd_genfens(engine, rest),
         "d" => out(&diagram(engine.position())),
         "eval" => cmd_eval(engine),
         "bench" => {
@@ -432,6 +539,47 @@ pub fn handle(engine: &mut Engine, raw: &str) -> bool {
     true
 }
 
+/// What decides whether a `go` with these arguments ends by itself: (it has a limit,
+/// it is infinite, it ponders).
+fn go_kind(args: &str) -> (bool, bool, bool) {
+    let toks: Vec<&str> = args.split_whitespace().collect();
+    let limited = [
+        "depth", "nodes", "movetime", "wtime", "btime", "mate", "perft",
+    ]
+    .iter()
+    .any(|k| toks.contains(k));
+    (
+        limited,
+        toks.contains(&"infinite"),
+        toks.contains(&"ponder"),
+    )
+}
+
+/// Runs `lines` as a session's input, in order, then ends, as `lancer "genfens 10
+/// seed 1 book None" quit` does (docs/protocols.md, "Command line"). A search the
+/// last lines started is waited for when it ends by itself; an open one (`go
+/// infinite`, `go ponder`, a `go` without limits) is stopped.
+pub fn run_lines(lines: &[String], variants: crate::rules::Variants) {
+    let mut engine = Engine::with_variants(variants);
+    let mut go = (true, false, false);
+    for line in lines {
+        match super::split_command(line.trim()) {
+            ("go", rest) => go = go_kind(rest),
+            // The ponder search goes on as a real one, with the limits it was given.
+            ("ponderhit", _) => go.2 = false,
+            _ => {}
+        }
+        if !handle(&mut engine, line) {
+            return;
+        }
+    }
+    let (limited, infinite, ponder) = go;
+    while limited && !infinite && !ponder && engine.searching() {
+        std::thread::sleep(std::time::Duration::from_millis(1));
+    }
+    engine.stop();
+}
+
 /// The UCI loop (`first` is the line that selected UCI, if already read).
 pub fn run(first: Option<String>, variants: crate::rules::Variants) {
     let mut engine = Engine::with_variants(variants);
@@ -447,4 +595,39 @@ pub fn run(first: Option<String>, variants: crate::rules::Variants) {
         }
     }
     engine.stop();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{go_kind, parse_genfens, Genfens};
+
+    #[test]
+    fn genfens_arguments() {
+        let g = |count, seed, book: Option<&str>| Genfens {
+            count,
+            seed,
+            book: book.map(str::to_string),
+        };
+        assert_eq!(parse_genfens("12 seed 7 book None"), Ok(g(12, 7, None)));
+        assert_eq!(
+            parse_genfens("3 seed 1 book Books/x.epd extra words"),
+            Ok(g(3, 1, Some("Books/x.epd")))
+        );
+        assert_eq!(parse_genfens("5"), Ok(g(5, 0, None)));
+        assert_eq!(parse_genfens("5 book none seed 2"), Ok(g(5, 2, None)));
+        for bad in ["", "x seed 1", "-1", "4 seed", "4 seed x", "4 book"] {
+            let e = parse_genfens(bad).unwrap_err();
+            assert!(e.starts_with("genfens: "), "{bad}: {e}");
+        }
+    }
+
+    #[test]
+    fn which_go_ends_by_itself() {
+        assert_eq!(go_kind("depth 5"), (true, false, false));
+        assert_eq!(go_kind("wtime 100 btime 100"), (true, false, false));
+        assert_eq!(go_kind(""), (false, false, false));
+        assert_eq!(go_kind("infinite"), (false, true, false));
+        assert_eq!(go_kind("ponder wtime 9 btime 9"), (true, false, true));
+        assert_eq!(go_kind("depth 3 searchmoves e2e4"), (true, false, false));
+    }
 }
