@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The playing-strength measurements of issue 50 (docs/training.md, "Measuring
+# The playing-strength measurements of issue 50 (docs/testing.md, "Measuring
 # strength"), side by side in one run:
 #   self    the current lancer against an old commit (BASE) at 1+0.01 in every
 #           variant (GAMES_SELF, or GAMES_SELF_<variant>);
