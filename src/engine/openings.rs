@@ -26,7 +26,7 @@ pub struct Spec {
 
 /// What `genfens` plays from the start position: 8 or 9 random plies, so that either
 /// side may be to move, judged by a depth-4 search within a pawn (100 openings take
-/// a second or two).
+/// one to four seconds).
 pub const GENFENS_FROM_START: Spec = Spec {
     plies: (8, 9),
     depth: 4,
