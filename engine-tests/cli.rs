@@ -102,6 +102,144 @@ fn progress_on_a_terminal() {
     ));
     assert!(out.contains("\r  2/2 openings ("), "{out:?}");
     assert!(out.ends_with("\r"), "blanked at the end: {out:?}");
+    let pgn = std::env::temp_dir().join(format!("lancer-progress-{}.pgn", std::process::id()));
+    std::fs::write(&pgn, CHESS_BLUNDER).unwrap();
+    let out = on_tty(&format!(
+        "{bin} annotate --depth 2 {} > /dev/null",
+        pgn.display()
+    ));
+    std::fs::remove_file(&pgn).ok();
+    assert!(out.contains("\rgame 1: 1/8 positions, ETA "), "{out:?}");
+    assert!(out.contains("game 1: 8/8 positions"), "{out:?}");
+}
+
+/// A chess game whose 3...Nf6 lets White mate at once.
+const CHESS_BLUNDER: &str = "[Event \"t\"]\n[White \"a\"]\n[Black \"b\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 {Black's comment} 4. Qxf7# 1-0\n";
+
+/// A Lighthouse game whose 1...Rb8 blocks the king's square: the knight dropped on c7 mates.
+const LIGHTHOUSE_BLUNDER: &str = "[Event \"t\"]\n[White \"a\"]\n[Black \"b\"]\n[Result \"1-0\"]\n[Variant \"lighthouse\"]\n[FEN \"k1r1/pp2/4/4/4/4/4/3K[N] b - - 0 1\"]\n[SetUp \"1\"]\n\n1... Rb8 2. N@c7# 1-0\n";
+
+/// The value of an `[%eval V]` in a comment, checked to be what lichess writes:
+/// pawns with up to two decimals, or `#N` / `#-N`.
+fn eval_of(comment: &str) -> Option<String> {
+    let i = comment.find("[%eval ")?;
+    let rest = &comment[i + 7..];
+    let v = &rest[..rest.find(']')?];
+    let ok = match v.strip_prefix('#') {
+        Some(m) => m.trim_start_matches('-').parse::<u32>().is_ok(),
+        None => {
+            v.parse::<f64>().is_ok()
+                && v.split('.')
+                    .nth(1)
+                    .is_some_and(|d| (1..=2).contains(&d.len()))
+        }
+    };
+    assert!(ok, "not an eval as lichess writes it: {v:?} in {comment:?}");
+    Some(v.to_string())
+}
+
+/// `lancer annotate` on a game with a known blunder: it gets `??` and the best
+/// line, every position but the mate has an `[%eval]` that parses back, the old
+/// comment stays, the summary names the blunder, and the output replays.
+fn annotate_finds(pgn: &str, blunder_san: &str, args: &[&str]) {
+    use lancer::rules::notation::pgn;
+    let dir = std::env::temp_dir().join(format!("lancer-annotate-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let f = dir.join(format!("{blunder_san}.pgn").replace('@', "_"));
+    std::fs::write(&f, pgn).unwrap();
+    let mut a = vec!["annotate"];
+    a.extend_from_slice(args);
+    let path = f.to_str().unwrap().to_string();
+    a.push(&path);
+    let o = lancer(&a);
+    let out = stdout(&o);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(pgn::check(&out, common::variants()), Ok(1), "{out}");
+    let game = pgn::read(&out)
+        .remove(0)
+        .replay(common::variants())
+        .unwrap();
+    let t = &game.tree;
+    let line = t.mainline();
+    let mut pos = game.start;
+    let mut blunders = Vec::new();
+    for (i, &id) in line.iter().enumerate() {
+        let n = t.node(id);
+        let m = n.mv.unwrap();
+        let san = lancer::rules::notation::san(&pos, m);
+        pos.do_move(m);
+        if n.nags.contains(&4) {
+            blunders.push(san.clone());
+            // The best line is a variation beside it.
+            let parent = t.node(n.parent.unwrap());
+            assert!(parent.children.len() >= 2, "{out}");
+            assert!(n.comment.contains("Blunder. "), "{out}");
+        }
+        let last = i + 1 == line.len();
+        assert_eq!(
+            eval_of(&n.comment).is_some(),
+            !last,
+            "move {}: {out}",
+            i + 1
+        );
+    }
+    assert_eq!(blunders, [blunder_san], "{out}");
+    assert!(eval_of(&t.node(pgn::ROOT).comment).is_some(), "{out}");
+    assert_eq!(game.tag("Annotator"), Some("lancer annotate"));
+    let err = stderr(&o);
+    assert!(err.contains("game 1 (a vs b): White: "), "{err}");
+    assert!(err.contains(", 1 blunder, "), "{err}");
+    // From stdin, with `-`, the same moves are judged.
+    let again = Command::new(env!("CARGO_BIN_EXE_lancer"))
+        .args(&a[..a.len() - 1])
+        .arg("-")
+        .stdin(std::fs::File::open(&f).unwrap())
+        .output()
+        .unwrap();
+    assert!(
+        stdout(&again).contains(&format!("{blunder_san}??")),
+        "{}",
+        stdout(&again)
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn annotate_marks_a_blunder_in_chess_and_lighthouse() {
+    annotate_finds(CHESS_BLUNDER, "Nf6", &["--depth", "10"]);
+    assert!(stdout(&lancer(&["annotate", "--help"])).contains("--multipv"));
+    annotate_finds(
+        LIGHTHOUSE_BLUNDER,
+        "Rb8",
+        &["--depth", "6", "--multipv", "2"],
+    );
+    // A game that does not replay is named, and the others are still written.
+    let dir = std::env::temp_dir().join(format!("lancer-annotate-bad-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let f = dir.join("two.pgn");
+    std::fs::write(
+        &f,
+        format!("[White \"x\"]\n\n1. e4 Ke7 2. Kf8 *\n\n{CHESS_BLUNDER}"),
+    )
+    .unwrap();
+    let o = lancer(&["annotate", "--depth", "2", f.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    assert!(
+        err.contains("game 1: ply 2: illegal or unknown move 'Ke7'"),
+        "{err}"
+    );
+    assert!(stdout(&o).contains("Nf6??"), "{}", stdout(&o));
+    // A search by time finds the mate as well.
+    let o = lancer(&["annotate", "--movetime", "50", f.to_str().unwrap()]);
+    assert!(
+        stdout(&o).contains("Nf6?? {[%eval #1] Blunder."),
+        "{}",
+        stdout(&o)
+    );
+    let o = lancer(&["annotate", "--variant", "nosuch", f.to_str().unwrap()]);
+    assert_clean_failure(&o, "unknown variant 'nosuch'");
+    std::fs::remove_dir_all(&dir).ok();
 }
 
 /// Issue 17: `perft --divide` prints each root move as soon as it is counted, not

@@ -314,7 +314,7 @@ fn websocket_plays_a_game_and_refuses_illegal_moves() {
     let pgn = ask_pgn(&mut ws);
     assert!(pgn.contains("[Variant \"fullcavalry\"]"), "{pgn}");
     assert!(pgn.contains("1. e4 e5 2. Nf3 Nf6 3. Bc4 Bc5 *"), "{pgn}");
-    let report = lancer::referee::pgn::check(&pgn, &Variants::builtin());
+    let report = lancer::rules::notation::pgn::check(&pgn, &Variants::builtin());
     assert_eq!(report, Ok(1), "{pgn}");
     let (_, _) = ask(&mut ws, json!({"op": "new", "variant": "chess"}));
     let (s, e) = ask(&mut ws, json!({"op": "loadpgn", "pgn": pgn}));

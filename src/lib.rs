@@ -9,6 +9,7 @@ pub mod eval;
 pub mod progress;
 pub mod protocol;
 pub mod referee;
+pub mod review;
 pub mod rules;
 pub mod search;
 pub mod serve;

@@ -1,5 +1,5 @@
 //! A one-line progress display on stderr for long command-line runs (`lancer perft`,
-//! `lancer openings`): redrawn in place with `\r`, cleared at the end, and silent
+//! `lancer openings`, `lancer annotate`): redrawn in place with `\r`, cleared at the end, and silent
 //! unless stderr is a terminal, so redirected output and pipes see nothing new.
 
 use std::io::{IsTerminal, Write};
@@ -117,6 +117,15 @@ pub fn datagen_text(games: usize, wanted: usize, positions: usize, secs: f64) ->
     )
 }
 
+/// `lancer annotate`'s line: `game 2: 45/121 positions, ETA 15s`.
+pub fn annotate_text(game: usize, done: usize, total: usize, secs: f64) -> String {
+    let left = (total.saturating_sub(done)) as f64 * secs / done.max(1) as f64;
+    format!(
+        "game {game}: {done}/{total} positions, ETA {}s",
+        left.round() as u64
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -132,6 +141,10 @@ mod tests {
         assert_eq!(redraw(2, "abc"), "\rabc");
         assert_eq!(blank(3), "\r   \r");
         assert_eq!(openings_text(37, 100, 412), "  37/100 openings (412 tried)");
+        assert_eq!(
+            annotate_text(2, 10, 121, 2.0),
+            "game 2: 10/121 positions, ETA 22s"
+        );
         assert_eq!(
             datagen_text(10, 100, 500, 5.0),
             "  10/100 games, 500 positions, 100 positions/s, ETA 0m45s"

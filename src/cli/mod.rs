@@ -1,12 +1,13 @@
 //! The command line: `lancer perft`, `variants`, `bench`, `analyse`, `match`,
-//! `pgn-check`, `openings`, `options`, `diagram`, `datagen`, `tune`, `train`,
-//! `serve`, and the protocols.
+//! `pgn-check`, `annotate`, `openings`, `options`, `diagram`, `datagen`, `tune`,
+//! `train`, `serve`, and the protocols.
 //!
 //! This file parses the arguments and dispatches ([`run`]), with what the commands
 //! share (loading the variants, building the start position, an engine for a
 //! search); each family of commands has its file.
 
 mod analyse;
+mod annotate;
 mod diagram;
 mod listings;
 mod openings;
@@ -15,6 +16,7 @@ mod referee;
 mod training;
 
 pub use analyse::AnalyseArgs;
+pub use annotate::AnnotateArgs;
 pub use diagram::{DiagramArgs, OnOff};
 pub use listings::VariantsArgs;
 pub use openings::OpeningsArgs;
@@ -28,6 +30,7 @@ use crate::rules::start::start_position;
 use crate::rules::variant::Variant;
 use crate::rules::{Move, Position, Variants};
 use analyse::run_analyse;
+use annotate::run_annotate;
 use clap::{Args, Parser, Subcommand};
 use diagram::run_diagram;
 use listings::{print_options, print_params, run_variants};
@@ -72,6 +75,8 @@ pub enum Command {
     Match(MatchArgs),
     /// Replay a PGN file with the rules core and report the first illegal move.
     PgnCheck(PgnCheckArgs),
+    /// Review the games of a PGN: each position's evaluation, ?! ? ?? and the best lines, written back.
+    Annotate(AnnotateArgs),
     /// Write balanced opening positions (EPD) for `lancer match -openings`.
     Openings(OpeningsArgs),
     /// List the engine's options (UCI `setoption`, XBoard `option`, `analyse --option`).
@@ -298,6 +303,7 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
         Some(Command::Analyse(a)) => Ok(run_analyse(&vs, a)?),
         Some(Command::Match(a)) => run_match(&vs, a),
         Some(Command::PgnCheck(a)) => Ok(run_pgn_check(&vs, a)?),
+        Some(Command::Annotate(a)) => Ok(run_annotate(&vs, a)?),
         Some(Command::Openings(a)) => Ok(run_openings(&vs, a)?),
         Some(Command::Diagram(a)) => Ok(run_diagram(&vs, a)?),
         Some(Command::Datagen(a)) => Ok(run_datagen(&vs, a)?),

@@ -10,10 +10,22 @@ pub mod options;
 use crate::rules::notation::parse_move;
 use crate::rules::variant::Variant;
 use crate::rules::{Game, Move, Position, Variants};
-use crate::search::{search, skill, Info, Limits, SearchResult, Shared};
+use crate::search::{search, skill, Shared};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::thread::JoinHandle;
+
+pub use crate::search::{Info, Limits, Score, SearchResult, MATE, MATE_BOUND};
+
+/// The lowest and highest `UCI_Elo` (the scale of docs/protocols.md, Playing strength).
+pub const ELO_RANGE: (i64, i64) = (skill::MIN_ELO, skill::MAX_ELO);
+
+/// Win, draw and loss chances in per mille (they add up to 1000) for the side to
+/// move of `score` (centipawns or a mate, its view) at game ply `ply`, by
+/// `variant`'s model (docs/protocols.md, Win, draw, loss).
+pub fn wdl(variant: &Variant, score: i32, ply: u32) -> [u32; 3] {
+    crate::search::wdl::wdl(&crate::search::wdl::model(variant), score, ply)
+}
 
 /// Default transposition table size (MB).
 pub const DEFAULT_HASH: usize = 64;

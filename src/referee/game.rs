@@ -230,48 +230,48 @@ pub fn play_game(
     }
     let (score, reason, termination, forfeit) =
         outcome.unwrap_or(("*", "unterminated".into(), "unterminated", None));
-    let mut headers = vec![
-        ("Event".to_string(), cfg.event.clone()),
-        ("Site".to_string(), "?".to_string()),
-        ("Date".to_string(), today()),
-        ("Round".to_string(), format!("{round}")),
-        ("White".to_string(), cfg.engines[white].name.clone()),
-        ("Black".to_string(), cfg.engines[black].name.clone()),
-        ("Result".to_string(), score.to_string()),
-    ];
-    if v.name != "chess" {
-        headers.push(("Variant".into(), v.name.clone()));
-    }
-    if !is_standard_start {
-        headers.push(("FEN".into(), start_fen.to_string()));
-        headers.push(("SetUp".into(), "1".into()));
-    }
     let (tcw, tcb) = (cfg.tcs[white].pgn(), cfg.tcs[black].pgn());
-    if tcw == tcb {
-        headers.push(("TimeControl".into(), tcw));
-    } else {
-        headers.push(("WhiteTimeControl".into(), tcw));
-        headers.push(("BlackTimeControl".into(), tcb));
-    }
     let mut record = moves.record;
-    headers.push(("PlyCount".into(), record.len().to_string()));
-    headers.push(("Termination".into(), termination.to_string()));
-    headers.push(("GameNumber".into(), game_no.to_string()));
+    let tags = pgn::tags(&pgn::TagInfo {
+        event: &cfg.event,
+        round: &round.to_string(),
+        white: &cfg.engines[white].name,
+        black: &cfg.engines[black].name,
+        result: score,
+        variant: v,
+        start_fen,
+        time: if tcw == tcb {
+            pgn::TimeTags::Both(tcw)
+        } else {
+            pgn::TimeTags::Each(tcw, tcb)
+        },
+        plies: record.len(),
+        termination,
+        game_number: Some(game_no),
+    });
     // As cutechess: the end reason joins the last move's comment.
-    let mut initial_comment = None;
+    let mut tree = pgn::Tree::new();
     match record.last_mut() {
         Some((_, c)) if c.is_empty() => *c = reason.clone(),
         Some((_, c)) => *c = format!("{c}, {reason}"),
-        None => initial_comment = Some(reason.clone()),
+        None => tree.node_mut(pgn::ROOT).comment = reason.clone(),
     }
-    let pgn = pgn::write(&pgn::PgnGame {
-        headers,
-        start,
-        moves: &record,
-        result: score,
-        initial_comment,
-        minimal: cfg.pgnout.as_ref().is_some_and(|p| p.minimal),
-    });
+    let mut at = pgn::ROOT;
+    for (m, c) in record {
+        at = tree.push(at, m);
+        tree.node_mut(at).comment = c;
+    }
+    let pgn = pgn::write(
+        &pgn::PgnGame {
+            tags,
+            start,
+            tree,
+            result: score.to_string(),
+        },
+        pgn::Style {
+            minimal: cfg.pgnout.as_ref().is_some_and(|p| p.minimal),
+        },
+    );
     GameResult {
         score,
         reason,
@@ -381,7 +381,7 @@ fn play_out(
             ));
         };
         charge(&mut clocks[si], &cfg.tcs[ids[si]], em.elapsed_ms);
-        moves.play(m, pgn::eval_comment(em.score, em.depth, em.elapsed_ms));
+        moves.play(m, eval_comment(em.score, em.depth, em.elapsed_ms));
         if let Some(end) = adjudicator.after_move(&moves.game, side, em.score) {
             return Some(end);
         }
@@ -469,20 +469,42 @@ fn charge(c: &mut Clock, tc: &TimeControl, elapsed_ms: i64) {
     }
 }
 
-pub(crate) fn today() -> String {
-    // Days since 1970 to a civil date (no time-zone crate needed).
-    let secs = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_secs())
-        .unwrap_or(0) as i64;
-    let z = secs / 86400 + 719468;
-    let era = z.div_euclid(146097);
-    let doe = z - era * 146097;
-    let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    format!("{y:04}.{m:02}.{d:02}")
+/// The text of a move comment as cutechess writes it: score (`+0.26`, mates in
+/// plies `+M3`/`-M3`), `/depth`, then the time with fewer decimals as it grows
+/// (`0.004s`, `0.63s`, `1.2s`, `12s`). Empty when the engine told nothing and
+/// moved within half a second.
+pub fn eval_comment(score: Option<i32>, depth: Option<i32>, ms: i64) -> String {
+    use super::engine::MATE_SCORE;
+    let depth = depth.filter(|&d| d > 0);
+    if score.is_none() && depth.is_none() && ms < 500 {
+        return String::new();
+    }
+    let mut s = String::new();
+    if let (Some(_), Some(sc)) = (depth, score) {
+        let abs = sc.saturating_abs();
+        if abs > MATE_SCORE - 200 {
+            s.push_str(if sc > 0 { "+M" } else { "-M" });
+            s.push_str(&(MATE_SCORE - abs).to_string());
+        } else {
+            if sc > 0 {
+                s.push('+');
+            }
+            s.push_str(&format!("{:.2}", sc as f64 / 100.0));
+        }
+    }
+    if let Some(d) = depth {
+        s.push_str(&format!("/{d} "));
+    }
+    if ms <= 0 {
+        s.push_str("0s");
+        return s;
+    }
+    let decimals = match ms {
+        0..=99 => 3,
+        100..=999 => 2,
+        1000..=9999 => 1,
+        _ => 0,
+    };
+    s.push_str(&format!("{:.*}s", decimals, ms as f64 / 1000.0));
+    s
 }

@@ -3,9 +3,9 @@
 //! checked, the clock is kept here, and every game end is decided here.
 
 pub mod engine;
-pub mod pgn;
 pub mod stats;
 
+use crate::rules::notation::pgn;
 use crate::rules::notation::xboard::{parse_xboard_move, xboard_move, xboard_move_full};
 use crate::rules::notation::{move_text, parse_move, parse_san};
 use crate::rules::variant::{Start, Variant};
@@ -422,7 +422,7 @@ mod tests {
         assert_eq!((t.moves, t.base_ms, t.inc_ms), (0, 90000, 1000));
         assert!(TimeControl::parse("abc").is_err());
         assert!(TimeControl::parse("0+1").is_err());
-        assert!(game::today().len() == 10);
+        assert!(pgn::today().len() == 10);
     }
 
     #[test]

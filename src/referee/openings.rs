@@ -25,15 +25,13 @@ pub(super) fn load_openings(
         "pgn" => {
             for (i, g) in pgn::read(&text).iter().enumerate() {
                 let fen = g
-                    .headers
-                    .iter()
-                    .find(|(k, _)| k == "FEN")
-                    .map(|(_, f)| f.clone())
+                    .tag("FEN")
+                    .map(str::to_string)
                     .unwrap_or_else(|| v.default_start_fen());
                 let mut p = Position::from_efen(v, &fen)
                     .map_err(|e| format!("{} game {}: {e}", o.file, i + 1))?;
                 let mut moves = Vec::new();
-                for s in g.sans.iter().take(o.plies.unwrap_or(usize::MAX)) {
+                for s in g.sans().iter().take(o.plies.unwrap_or(usize::MAX)) {
                     let m =
                         parse_san(&p, s).map_err(|e| format!("{} game {}: {e}", o.file, i + 1))?;
                     moves.push(m);

@@ -5,7 +5,7 @@
 
 use super::board::{game_json, position_at, refusal, replay, side_letter, start_position};
 use crate::engine::Engine;
-use crate::referee::pgn;
+use crate::rules::notation::pgn;
 use crate::rules::notation::{parse_any, san};
 use crate::rules::{Color, Game, Move, Position, Variants};
 use crate::search::{wdl, Info, Limits, MATE, MATE_BOUND};
@@ -626,78 +626,59 @@ impl Session {
             (Mode::Play, Color::Black) => (engine_name, "?".to_string()),
             (Mode::Analyse, _) => ("?".to_string(), "?".to_string()),
         };
-        let mut headers = vec![
-            ("Event".to_string(), "lancer serve".to_string()),
-            ("Site".to_string(), "?".to_string()),
-            ("Date".to_string(), crate::referee::game::today()),
-            ("Round".to_string(), "1".to_string()),
-            ("White".to_string(), white),
-            ("Black".to_string(), black),
-            ("Result".to_string(), score.to_string()),
-        ];
-        if v.name != "chess" {
-            headers.push(("Variant".into(), v.name.clone()));
-        }
-        if start_fen != v.default_start_fen() {
-            headers.push(("FEN".into(), start_fen));
-            headers.push(("SetUp".into(), "1".into()));
-        }
-        if let Some((base, inc)) = self.clock {
-            headers.push((
-                "TimeControl".into(),
-                if inc > 0 {
-                    format!("{}+{}", base as f64 / 1000.0, inc as f64 / 1000.0)
-                } else {
-                    format!("{}", base as f64 / 1000.0)
-                },
-            ));
-        }
-        headers.push(("PlyCount".into(), self.game.moves().len().to_string()));
+        let time = match self.clock {
+            Some((base, inc)) => pgn::TimeTags::Both(if inc > 0 {
+                format!("{}+{}", base as f64 / 1000.0, inc as f64 / 1000.0)
+            } else {
+                format!("{}", base as f64 / 1000.0)
+            }),
+            None => pgn::TimeTags::None,
+        };
         let termination = match &result {
             Some((_, t)) if t.ends_with("on time") => "time forfeit",
             Some(_) => "normal",
             None => "unterminated",
         };
-        headers.push(("Termination".into(), termination.into()));
-        let mut moves: Vec<(Move, String)> = self
-            .game
-            .moves()
-            .iter()
-            .map(|&m| (m, String::new()))
-            .collect();
-        let reason = result.as_ref().map(|(_, t)| t.clone());
-        let mut initial_comment = None;
-        match (moves.last_mut(), reason) {
-            (Some((_, c)), Some(r)) => *c = r,
-            (None, Some(r)) => initial_comment = Some(r),
-            _ => {}
-        }
-        pgn::write(&pgn::PgnGame {
-            headers,
-            start: *self.game.start(),
-            moves: &moves,
+        let tags = pgn::tags(&pgn::TagInfo {
+            event: "lancer serve",
+            round: "1",
+            white: &white,
+            black: &black,
             result: score,
-            initial_comment,
-            minimal: false,
-        })
+            variant: v,
+            start_fen: &start_fen,
+            time,
+            plies: self.game.moves().len(),
+            termination,
+            game_number: None,
+        });
+        let mut tree = pgn::Tree::from_moves(self.game.moves());
+        if let Some((_, r)) = &result {
+            let last = tree.mainline().last().copied().unwrap_or(pgn::ROOT);
+            tree.node_mut(last).comment = r.clone();
+        }
+        pgn::write(
+            &pgn::PgnGame {
+                tags,
+                start: *self.game.start(),
+                tree,
+                result: score.to_string(),
+            },
+            pgn::Style::default(),
+        )
     }
 
     fn load_pgn(&mut self, msg: &Value) -> Result<(), String> {
         let text = str_field(msg, "pgn").ok_or("no PGN text")?;
         let games = pgn::read(text);
         let g = games.first().ok_or("no game in that PGN")?;
-        let h = |k: &str| {
-            g.headers
-                .iter()
-                .find(|(n, _)| n.eq_ignore_ascii_case(k))
-                .map(|(_, v)| v.clone())
-        };
-        let variant = h("Variant").unwrap_or_else(|| "chess".into());
-        let start = start_position(&self.variants, &variant, h("FEN").as_deref(), None)?;
-        if g.sans.len() > MAX_PLIES {
+        let variant = g.tag("Variant").unwrap_or("chess").to_string();
+        let start = start_position(&self.variants, &variant, g.tag("FEN"), None)?;
+        let sans = g.sans();
+        if sans.len() > MAX_PLIES {
             return Err(format!("more than {MAX_PLIES} moves"));
         }
-        let game = replay(start, &g.sans)?;
+        let game = replay(start, &sans)?;
         self.changed();
         self.engine.set_variant(&start.variant().name)?;
         self.mode = Mode::Analyse;

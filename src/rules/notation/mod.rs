@@ -2,6 +2,7 @@
 //! CLI), SAN, and XBoard's move text. Parsing matches a token against the printed
 //! form of every legal move, so printing and parsing cannot disagree.
 
+pub mod pgn;
 pub mod san;
 pub mod text;
 pub mod xboard;
