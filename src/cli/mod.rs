@@ -101,9 +101,14 @@ pub struct ServeArgs {
     /// The port to listen on.
     #[arg(long, default_value_t = crate::serve::DEFAULT_PORT)]
     pub port: u16,
-    /// The address to listen on (loopback unless you say otherwise).
+    /// The address to listen on (loopback unless you say otherwise; any other
+    /// address needs a token, drawn at random unless --token gives one).
     #[arg(long, default_value = "127.0.0.1")]
     pub host: String,
+    /// The token every request must carry (8 to 128 letters, digits, '-', '_'); the
+    /// URL printed has it as ?token=.
+    #[arg(long)]
+    pub token: Option<String>,
 }
 
 /// Where a command starts: variant, position, moves.
@@ -309,7 +314,7 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
         Some(Command::Datagen(a)) => Ok(run_datagen(&vs, a)?),
         Some(Command::Tune(a)) => Ok(run_tune(&vs, a)?),
         Some(Command::Train(a)) => Ok(run_train(&vs, a)?),
-        Some(Command::Serve(a)) => Ok(crate::serve::run(vs, &a.host, a.port)?),
+        Some(Command::Serve(a)) => Ok(crate::serve::run(vs, &a.host, a.port, a.token)?),
         Some(Command::Uci) => {
             crate::protocol::uci::run(None, vs);
             Ok(())

@@ -136,6 +136,15 @@ impl Variant {
         self.kinds & (1 << kind as u32) != 0
     }
 
+    /// Whether a capture can put a piece of `kind` in hand (drop variants only):
+    /// some kind of the variant other than the king turns into it when captured.
+    pub fn can_hold(&self, kind: Kind) -> bool {
+        self.drops
+            && ALL_KINDS
+                .iter()
+                .any(|&c| c != Kind::King && self.has(c) && self.demote[c.idx()] == kind)
+    }
+
     /// Whether `sq` is a real square of this board.
     #[inline(always)]
     pub fn on_board(&self, sq: Square) -> bool {

@@ -151,7 +151,9 @@ pub fn position_json(pos: &Position) -> Value {
         if v.drops {
             for k in 0..NKINDS {
                 let kind = Kind::from_idx(k);
-                if !v.has(kind) || kind == Kind::King {
+                // Only what a capture can put in hand (a Lighthouse queen turns
+                // into a pawn), or what a set-up position holds.
+                if !v.can_hold(kind) && pos.hand(c, kind) == 0 {
                     continue;
                 }
                 let p = Piece::new(kind, c);
@@ -203,13 +205,20 @@ pub fn position_at(game: &Game, ply: usize) -> Position {
 /// The game at ply `view`: the board there, its last move, the legal moves (none
 /// once `over`), and the whole game's moves in SAN.
 pub fn game_json(game: &Game, view: usize, over: bool) -> Value {
-    let view = view.min(game.moves().len());
-    let mut pos = *game.start();
+    line_json(game.start(), game.moves(), view, over)
+}
+
+/// The line `moves` from `start` shown after `view` of its moves: the board there,
+/// its last move, the legal moves there (none once `over`), which pieces of the
+/// side to move cannot move and why, and the line's moves in SAN and move text.
+pub fn line_json(start: &Position, moves: &[Move], view: usize, over: bool) -> Value {
+    let view = view.min(moves.len());
+    let mut pos = *start;
     let mut sans = Vec::new();
     let mut texts = Vec::new();
     let mut last = Value::Null;
     let mut shown = pos;
-    for (i, &m) in game.moves().iter().enumerate() {
+    for (i, &m) in moves.iter().enumerate() {
         sans.push(san(&pos, m));
         texts.push(move_text(&pos, m));
         if i + 1 == view {
@@ -220,27 +229,60 @@ pub fn game_json(game: &Game, view: usize, over: bool) -> Value {
             shown = pos;
         }
     }
-    let at_end = view == game.moves().len();
     let mut out = position_json(&shown);
     if let Value::Object(o) = &mut out {
         o.insert("last".into(), last);
-        o.insert(
-            "legal".into(),
-            Value::Array(if at_end && !over {
-                legal_json(&shown)
-            } else {
-                Vec::new()
-            }),
-        );
+        let legal = if over { Vec::new() } else { legal_json(&shown) };
+        let mut immobile = Map::new();
+        if !over {
+            for sq in squares(shown.occupied()) {
+                let p = shown.piece_at(sq);
+                if p.is_none() || p.color() != shown.side() {
+                    continue;
+                }
+                if let Some(why) = why_stuck(&shown, sq) {
+                    immobile.insert(square_name(sq), json!(why));
+                }
+            }
+        }
+        o.insert("legal".into(), Value::Array(legal));
+        o.insert("immobile".into(), Value::Object(immobile));
         o.insert("history".into(), json!(sans));
         o.insert("texts".into(), json!(texts));
         o.insert("ply".into(), json!(view));
-        o.insert("plies".into(), json!(game.moves().len()));
-        o.insert("start".into(), json!(game.start().efen()));
-        o.insert("first_side".into(), json!(side_letter(game.start().side())));
-        o.insert("first_move".into(), json!(game.start().fullmove()));
+        o.insert("plies".into(), json!(moves.len()));
+        o.insert("start".into(), json!(start.efen()));
+        o.insert("first_side".into(), json!(side_letter(start.side())));
+        o.insert("first_move".into(), json!(start.fullmove()));
     }
     out
+}
+
+/// Why the side to move's piece on `from` has no legal move, in the rules' terms
+/// (held by a jailer, a frozen bearer, the mobility rule, check, or none at all);
+/// `None` when it has one.
+pub fn why_stuck(pos: &Position, from: u8) -> Option<String> {
+    let name = square_name(from);
+    let p = pos.piece_at(from);
+    let mut list = MoveList::new();
+    pos.legal_moves(&mut list);
+    if list.iter().any(|&m| click_squares(pos, m).0 == Some(from)) {
+        return None;
+    }
+    Some(if pos.held(pos.side()) & (1u64 << from) != 0 {
+        format!("the piece on {name} is held by a jailer")
+    } else if pos.frozen() & (1u64 << from) != 0 {
+        format!("the standard-bearer on {name} is frozen this turn")
+    } else if p.kind() != Kind::King
+        && p.kind() != Kind::Bearer
+        && pos.mobility_zone(pos.side()) & (1u64 << from) == 0
+    {
+        format!("the piece on {name} is not next to one of its standard-bearers (mobility rule)")
+    } else if pos.in_check() {
+        format!("the piece on {name} has no move that ends the check")
+    } else {
+        format!("the piece on {name} has no legal move")
+    })
 }
 
 /// Why a move the page sent is refused, in the rules' terms where they say more
@@ -264,22 +306,8 @@ pub fn refusal(pos: &Position, token: &str) -> String {
         if p.color() != pos.side() {
             return format!("{base}: it is {}'s turn", pos.side().name());
         }
-        if pos.held(pos.side()) & (1u64 << from) != 0 {
-            return format!("{base}: the piece on {name} is held by a jailer");
-        }
-        if pos.frozen() & (1u64 << from) != 0 {
-            return format!("{base}: the standard-bearer on {name} is frozen this turn");
-        }
-        if p.kind() != Kind::King
-            && p.kind() != Kind::Bearer
-            && pos.mobility_zone(pos.side()) & (1u64 << from) == 0
-        {
-            return format!("{base}: the piece on {name} is not next to one of its standard-bearers (mobility rule)");
-        }
-        let mut list = MoveList::new();
-        pos.legal_moves(&mut list);
-        if !list.iter().any(|&m| click_squares(pos, m).0 == Some(from)) {
-            return format!("{base}: the piece on {name} has no legal move");
+        if let Some(why) = why_stuck(pos, from) {
+            return format!("{base}: {why}");
         }
         if pos.in_check() {
             return format!("{base}: {} is in check", pos.side().name());
