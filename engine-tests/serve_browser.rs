@@ -134,7 +134,14 @@ impl Drop for Browser {
 }
 
 impl Browser {
+    /// A desktop window of 1400 x 1000.
     fn start() -> Browser {
+        Browser::sized("desktop", 1400, 1000, false)
+    }
+
+    /// A browser whose page is `w` x `h` CSS pixels (a phone's with `mobile`).
+    /// `evil.example` resolves to this machine, as a rebound name would.
+    fn sized(name: &str, w: u32, h: u32, mobile: bool) -> Browser {
         let port = std::net::TcpListener::bind("127.0.0.1:0")
             .unwrap()
             .local_addr()
@@ -155,17 +162,22 @@ impl Browser {
             );
             std::thread::sleep(Duration::from_millis(50));
         }
-        let profile = std::env::temp_dir().join(format!("lancer-chromium-{}", std::process::id()));
+        let profile =
+            std::env::temp_dir().join(format!("lancer-chromium-{}-{name}", std::process::id()));
         let _ = std::fs::remove_dir_all(&profile);
         let caps = json!({"capabilities": {"alwaysMatch": {
             "browserName": "chrome",
             "goog:chromeOptions": {
                 "binary": CHROMIUM,
+                "mobileEmulation": {"deviceMetrics": {
+                    "width": w, "height": h, "pixelRatio": 1.0, "mobile": mobile, "touch": mobile,
+                }},
                 "args": [
                     "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
                     "--no-first-run", "--disable-background-networking",
                     "--disable-component-update", "--disable-sync",
-                    "--disable-dev-shm-usage", "--window-size=1280,900",
+                    "--disable-dev-shm-usage", "--window-size=1400,1000",
+                    "--host-resolver-rules=MAP evil.example 127.0.0.1",
                     format!("--user-data-dir={}", profile.display()),
                 ],
             },
@@ -282,7 +294,7 @@ impl Browser {
                 t.elapsed() < Duration::from_secs(30),
                 "waited in vain for {what}; message: {}",
                 self.exec(
-                    "return document.getElementById('message').textContent",
+                    "const t = (id) => { const e = document.getElementById(id); return e ? e.textContent : null; }; return [t('message'), t('conn'), t('status')].join(' | ');",
                     json!([])
                 )
             );
@@ -406,6 +418,18 @@ fn play(
         &pos,
         &format!("{name} start"),
     );
+    // Every file and rank is labelled, whatever the board's shape (issue 51: the
+    // Royal Standard's corners are holes).
+    let coords = b.exec(
+        "return [[...document.querySelectorAll('#board [data-coord-file]')].map(e => e.textContent), [...document.querySelectorAll('#board [data-coord-rank]')].map(e => e.textContent)];",
+        json!([]),
+    );
+    let v = pos.variant();
+    let files: Vec<String> = (0..v.width)
+        .map(|f| ((b'a' + f) as char).to_string())
+        .collect();
+    let ranks: Vec<String> = (1..=v.height).map(|r| r.to_string()).collect();
+    assert_eq!(coords, json!([files, ranks]), "{name}: coordinates");
     for (i, text) in moves.iter().enumerate() {
         let what = format!("{name} move {} {text}", i + 1);
         eprintln!("{what}");
@@ -465,6 +489,7 @@ fn play(
                 same.len(),
                 "{what}: choices {offered}"
             );
+            b.screenshot(&format!("chooser-{}", name.replace(' ', "-")));
             b.click(&format!("[data-choice=\"{choice}\"]"));
         }
         pos.do_move(m);
@@ -477,6 +502,7 @@ fn play(
         );
         check_page(&b.exec(READ_PAGE, json!([])), &pos, &what);
     }
+    b.screenshot(&format!("desktop-{}", name.replace(' ', "-")));
     pos
 }
 
@@ -543,6 +569,12 @@ fn the_page_plays_every_variant_by_clicks() {
         dragged,
         json!("rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKB1R b KQkq - 1 1")
     );
+    // Issue 51: the refusal went away once a move succeeded.
+    let message = b.exec(
+        "return document.getElementById('message').textContent",
+        json!([]),
+    );
+    assert_eq!(message, json!(""), "an old error stays on screen");
 
     // Chess960 and Randomized 8-Piece from numbered setups.
     play(
@@ -605,6 +637,12 @@ fn the_page_plays_every_variant_by_clicks() {
     );
     assert!(held.held(Color::Black) != 0);
     b.wait("the held mark", "return document.querySelector('[data-square=\"e8\"] [data-held]') !== null && !document.getElementById('pass').disabled");
+    // Issue 51: a click on the held king says why at once.
+    b.click("#board [data-square=\"e8\"]");
+    b.wait(
+        "why the king cannot move",
+        "return document.getElementById('message').textContent.includes('held by a jailer')",
+    );
     b.click("#pass");
     b.wait(
         "the pass",
@@ -659,6 +697,17 @@ fn the_page_plays_every_variant_by_clicks() {
         "lancer's move",
         "return document.getElementById('board').getAttribute('data-ply') === '1'",
     );
+    // Issue 51: playing Black turns the board and the evaluation bar.
+    let turned = b.exec(
+        "const r = (s) => document.querySelector(`#board [data-square=\"${s}\"]`).getBoundingClientRect(); return [document.getElementById('board').getAttribute('data-orientation'), document.getElementById('evalbar').getAttribute('data-orientation'), r('a1').top < r('a8').top, r('a1').left > r('h1').left];",
+        json!([]),
+    );
+    assert_eq!(
+        turned,
+        json!(["b", "b", true, true]),
+        "the board turns for Black"
+    );
+    b.screenshot("desktop-black");
     b.go(&format!(
         "{base}?variant=fullcavalry&moves=e2e4,e7e5,g1f3,g8f6,f1c4,f8c5,e1g1n"
     ));
@@ -671,4 +720,395 @@ fn the_page_plays_every_variant_by_clicks() {
     std::thread::sleep(Duration::from_millis(1500));
     b.screenshot("analysis");
     b.click("#stop");
+}
+
+/// A page of another origin, served by a one-page HTTP server of its own: it tries
+/// to open `target`'s WebSocket and to read its API, and keeps what happened in
+/// `window.result`.
+fn other_origin(target: SocketAddr) -> SocketAddr {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap();
+    let page = format!(
+        r#"<!DOCTYPE html><html><body><script>
+window.result = {{ws: "pending", api: "pending"}};
+const ws = new WebSocket("ws://{target}/ws");
+ws.onopen = () => {{ result.ws = "open"; }};
+ws.onmessage = (e) => {{ result.ws = "read " + e.data.slice(0, 20); }};
+ws.onerror = () => {{ if (result.ws === "pending") result.ws = "refused"; }};
+fetch("http://{target}/api/status").then((r) => r.text()).then((t) => {{ result.api = "read " + t; }}, () => {{ result.api = "refused"; }});
+</script></body></html>"#
+    );
+    std::thread::spawn(move || {
+        for s in listener.incoming() {
+            let Ok(mut s) = s else { continue };
+            let mut buf = [0u8; 4096];
+            let _ = s.read(&mut buf);
+            let _ = write!(
+                s,
+                "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{page}",
+                page.len()
+            );
+        }
+    });
+    addr
+}
+
+fn result_of(b: &Browser) -> Value {
+    b.wait(
+        "the page's attempts",
+        "return window.result && result.ws !== 'pending' && result.api !== 'pending' && result;",
+    )
+}
+
+/// A tab of the server kept open outside the browser (tungstenite).
+type Tab = tungstenite::WebSocket<tungstenite::stream::MaybeTlsStream<TcpStream>>;
+
+fn tab(addr: SocketAddr) -> Tab {
+    let (ws, _) = tungstenite::connect(format!("ws://{addr}/ws")).expect("websocket");
+    ws
+}
+
+fn tell(ws: &mut Tab, v: Value) {
+    ws.send(tungstenite::Message::Text(v.to_string().into()))
+        .unwrap();
+    loop {
+        if let tungstenite::Message::Text(t) = ws.read().unwrap() {
+            if t.as_str().contains("\"type\":\"state\"") {
+                return;
+            }
+        }
+    }
+}
+
+fn ply(b: &Browser) -> Value {
+    b.exec(
+        "return document.getElementById('board').getAttribute('data-ply')",
+        json!([]),
+    )
+}
+
+/// Issue 51 in a real browser: another origin and a rebound name are refused; a
+/// variation is kept; lancer's move comes once the slots free; the page waits for
+/// a free tab with the server's reason and comes back after a restart; keys step
+/// through the game; the review draws its graph and marks the blunder.
+#[test]
+fn the_page_is_safe_keeps_variations_and_reviews() {
+    if !common::tools_present(
+        "the_page_is_safe_keeps_variations_and_reviews",
+        &[CHROMIUM, CHROMEDRIVER],
+        "apt-get install chromium chromium-driver",
+    ) {
+        return;
+    }
+    let variants = Variants::builtin();
+    let (addr, _server) =
+        lancer::serve::start(variants.clone(), "127.0.0.1", 0).expect("server starts");
+    let base = format!("http://{addr}/");
+    let b = Browser::start();
+
+    // Another origin can neither open the socket nor read the API.
+    let evil = other_origin(addr);
+    b.go(&format!("http://{evil}/"));
+    assert_eq!(result_of(&b), json!({"ws": "refused", "api": "refused"}));
+    // Nor can a page of a name rebound to this machine.
+    b.go(&format!("http://evil.example:{}/", addr.port()));
+    let body = b.exec("return document.body.innerText", json!([]));
+    assert!(
+        body.as_str()
+            .unwrap()
+            .contains("does not answer to the name"),
+        "{body}"
+    );
+    b.exec(
+        r#"window.result = {ws: "pending", api: "pending"};
+const ws = new WebSocket("ws://" + location.host + "/ws");
+ws.onopen = () => { result.ws = "open"; };
+ws.onerror = () => { if (result.ws === "pending") result.ws = "refused"; };
+fetch("/api/status").then((r) => { result.api = "status " + r.status; }, () => { result.api = "refused"; });"#,
+        json!([]),
+    );
+    assert_eq!(result_of(&b), json!({"ws": "refused", "api": "status 403"}));
+    // The page's own origin can.
+    b.go(&format!("{base}?variant=chess"));
+    b.wait(
+        "the board",
+        "return document.querySelector('#board [data-square]') !== null",
+    );
+    b.exec(
+        r#"window.result = {ws: "pending", api: "pending"};
+const ws = new WebSocket("ws://" + location.host + "/ws");
+ws.onopen = () => { result.ws = "open"; ws.close(); };
+ws.onerror = () => { if (result.ws === "pending") result.ws = "refused"; };
+fetch("/api/status").then((r) => { result.api = "status " + r.status; }, () => { result.api = "refused"; });"#,
+        json!([]),
+    );
+    assert_eq!(result_of(&b), json!({"ws": "open", "api": "status 200"}));
+    let sound = b.exec("return document.getElementById('sound').checked", json!([]));
+    assert_eq!(sound, json!(false), "the move sound is off by default");
+
+    // A move from an earlier position starts a variation; the game stays.
+    b.go(&format!("{base}?variant=chess&moves=e2e4,e7e5,g1f3"));
+    b.wait(
+        "the game",
+        "return document.getElementById('board').getAttribute('data-ply') === '3'",
+    );
+    b.click("#moves .mv[data-ply=\"2\"]");
+    b.wait(
+        "the view",
+        "return document.getElementById('board').getAttribute('data-ply') === '2'",
+    );
+    b.click("#board [data-square=\"f1\"]");
+    b.click("#board [data-square=\"c4\"]");
+    let list = b.wait(
+        "the variation",
+        "const v = document.querySelector('#moves .variation'); return v && [document.querySelector('#moves .main').textContent, v.textContent];",
+    );
+    let text = list[0].as_str().unwrap().to_string();
+    assert!(
+        text.contains("2. Nf3") && list[1].as_str().unwrap().contains("Bc4"),
+        "{list}"
+    );
+    assert_eq!(ply(&b), json!("3"));
+    // Keys: Home, End, and the arrows along the line shown.
+    let key = |k: &str| {
+        b.cmd(
+            "POST",
+            "/actions",
+            Some(json!({"actions": [{"type": "key", "id": "kb", "actions": [
+            {"type": "keyDown", "value": k}, {"type": "keyUp", "value": k}]}]})),
+        );
+    };
+    key("\u{E011}");
+    b.wait(
+        "Home",
+        "return document.getElementById('board').getAttribute('data-ply') === '0'",
+    );
+    key("\u{E014}");
+    b.wait(
+        "ArrowRight",
+        "return document.getElementById('board').getAttribute('data-ply') === '1'",
+    );
+    key("\u{E010}");
+    b.wait("End", "return document.getElementById('board').getAttribute('data-ply') === '3' && document.querySelector('#moves .mv.current').textContent === 'Nf3'");
+    key("\u{E012}");
+    b.wait(
+        "ArrowLeft",
+        "return document.getElementById('board').getAttribute('data-ply') === '2'",
+    );
+    b.screenshot("desktop-variation");
+
+    // Lancer's move waits for a free slot, and comes when one frees.
+    let mut busy: Vec<Tab> = (0..lancer::serve::MAX_SEARCHES)
+        .map(|_| tab(addr))
+        .collect();
+    for ws in &mut busy {
+        tell(ws, json!({"op": "analyse", "on": true}));
+    }
+    b.go(&format!("{base}?variant=lighthouse"));
+    b.wait(
+        "the board",
+        "return document.getElementById('board').getAttribute('data-ply') === '0'",
+    );
+    b.click("#mode option[value=\"play\"]");
+    b.click("#human option[value=\"b\"]");
+    b.type_into("#movetime", "0.1");
+    b.click("#apply");
+    b.wait(
+        "the page says it waits",
+        "return document.getElementById('status').hasAttribute('data-waiting') && document.getElementById('status').textContent.includes('waiting for a free engine')",
+    );
+    std::thread::sleep(Duration::from_millis(500));
+    assert_eq!(ply(&b), json!("0"));
+    tell(&mut busy[0], json!({"op": "stop"}));
+    b.wait(
+        "lancer's move",
+        "return document.getElementById('board').getAttribute('data-ply') === '1'",
+    );
+    drop(busy);
+
+    // The review: a graph point a position, the blunder marked, the summary.
+    b.go(&format!(
+        "{base}?variant=chess&moves=e4,e5,Qh5,Nc6,Bc4,Nf6,Qxf7%23&review=1"
+    ));
+    b.wait(
+        "the review",
+        "return document.getElementById('board').hasAttribute('data-reviewed')",
+    );
+    let points = b.exec(
+        "return [...document.querySelectorAll('#graph [data-eval-ply]')].map(p => [Number(p.getAttribute('data-eval-ply')), p.getAttribute('data-eval')]);",
+        json!([]),
+    );
+    let points = points.as_array().unwrap();
+    assert_eq!(points.len(), 8, "{points:?}");
+    for (i, p) in points.iter().enumerate() {
+        assert_eq!(p[0], json!(i));
+        let e = p[1].as_str().unwrap();
+        assert!(
+            e.starts_with('#') || e.parse::<f64>().is_ok() || e == "1-0",
+            "{e}"
+        );
+    }
+    let marked = b.exec(
+        "return [...document.querySelectorAll('#moves [data-nag]')].filter(m => m.closest('.main') && !m.closest('.variation')).map(m => [m.getAttribute('data-ply'), m.getAttribute('data-nag')]);",
+        json!([]),
+    );
+    assert!(
+        marked.as_array().unwrap().contains(&json!(["6", "??"])),
+        "{marked}"
+    );
+    let graph = b.exec("return document.getElementById('graph').hasAttribute('data-reviewed') && document.getElementById('review-summary').textContent", json!([]));
+    // Each side's summary; Black's names the blunder (the rest depends on the
+    // depth the machine reaches in the time).
+    let summary = graph.as_str().unwrap();
+    assert!(
+        summary.starts_with("White: ") && summary.contains("Black: "),
+        "{graph}"
+    );
+    let black = summary.split("Black: ").nth(1).unwrap();
+    assert!(black.contains(" 1 blunder (??)"), "{graph}");
+    std::thread::sleep(Duration::from_millis(300));
+    b.screenshot("review");
+    // A point of the graph goes to its move.
+    b.click("#graph [data-eval-ply=\"3\"]");
+    b.wait(
+        "the graph's move",
+        "return document.getElementById('board').getAttribute('data-ply') === '3'",
+    );
+    let url = b.exec("return location.search", json!([]));
+    assert!(url.as_str().unwrap().contains("review=1"), "{url}");
+
+    // Sixteen tabs open: the page says why, still shows the board, and comes in
+    // once a tab closes.
+    b.go("about:blank");
+    let t = Instant::now();
+    while http_json(addr, "GET", "/api/status", None)["sessions"] != 0 {
+        assert!(
+            t.elapsed() < Duration::from_secs(10),
+            "the page's tab did not close: {}",
+            http_json(addr, "GET", "/api/status", None)
+        );
+        std::thread::sleep(Duration::from_millis(500));
+    }
+    let mut full: Vec<Tab> = (0..lancer::serve::MAX_SESSIONS)
+        .map(|_| tab(addr))
+        .collect();
+    assert_eq!(
+        http_json(addr, "GET", "/api/status", None)["sessions"],
+        lancer::serve::MAX_SESSIONS
+    );
+    b.go(&format!("{base}?variant=royalstandard&moves=a2b1,b1c2"));
+    b.wait(
+        "the reason",
+        "return document.getElementById('conn').textContent.includes('close a tab') && document.querySelector('#board [data-square]') !== null",
+    );
+    full.pop();
+    b.wait("the page comes in", "return document.getElementById('conn').textContent === '' && document.getElementById('board').getAttribute('data-ply') === '1'");
+    drop(full);
+}
+
+/// Issue 51: the page comes back by itself after the server restarts, with the
+/// game it showed.
+#[test]
+fn the_page_reconnects_after_a_restart() {
+    if !common::tools_present(
+        "the_page_reconnects_after_a_restart",
+        &[CHROMIUM, CHROMEDRIVER],
+        "apt-get install chromium chromium-driver",
+    ) {
+        return;
+    }
+    let serve = |port: u16| {
+        let mut c = std::process::Command::new(env!("CARGO_BIN_EXE_lancer"))
+            .args(["serve", "--port", &port.to_string()])
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        let mut line = String::new();
+        std::io::BufRead::read_line(
+            &mut std::io::BufReader::new(c.stdout.take().unwrap()),
+            &mut line,
+        )
+        .unwrap();
+        let addr: SocketAddr = line
+            .trim()
+            .trim_start_matches("lancer serve: http://")
+            .trim_end_matches('/')
+            .parse()
+            .unwrap_or_else(|_| panic!("{line}"));
+        (c, addr)
+    };
+    let (mut first, addr) = serve(0);
+    let b = Browser::sized("restart", 1000, 800, false);
+    b.go(&format!(
+        "http://{addr}/?variant=fullcavalry&moves=e2e4,e7e5"
+    ));
+    b.wait(
+        "the game",
+        "return document.getElementById('board').getAttribute('data-ply') === '2'",
+    );
+    first.kill().unwrap();
+    first.wait().unwrap();
+    b.wait(
+        "the lost connection",
+        "return document.getElementById('conn').hasAttribute('data-down') && document.getElementById('conn').textContent.includes('trying again')",
+    );
+    let (mut second, _) = serve(addr.port());
+    b.wait(
+        "the reconnection",
+        "return document.getElementById('conn').textContent === '' && document.getElementById('board').getAttribute('data-ply') === '2' && document.getElementById('board').getAttribute('data-variant') === 'fullcavalry'",
+    );
+    let _ = second.kill();
+    let _ = second.wait();
+}
+
+/// Issue 51: on a 390 x 844 phone the page is no wider than the screen and the
+/// whole board shows, in every variant; screenshots of each.
+#[test]
+fn the_page_fits_a_phone() {
+    if !common::tools_present(
+        "the_page_fits_a_phone",
+        &[CHROMIUM, CHROMEDRIVER],
+        "apt-get install chromium chromium-driver",
+    ) {
+        return;
+    }
+    let (addr, _server) =
+        lancer::serve::start(Variants::builtin(), "127.0.0.1", 0).expect("server starts");
+    let b = Browser::sized("phone", 390, 844, true);
+    for (v, moves) in [
+        ("chess", "e2e4,e7e5"),
+        ("fischerandom", "e2e4"),
+        ("fullcavalry", "e2e4,e7e5,g1f3"),
+        ("eightpiece", "b1e4nw"),
+        ("eightpiecerandom", "e2e4"),
+        ("royalstandard", "a2b1,b1c2"),
+        ("lighthouse", "a2a4,b7b5,a4b5"),
+    ] {
+        b.go(&format!("http://{addr}/?variant={v}&moves={moves}"));
+        b.wait(v, "return document.getElementById('board').getAttribute('data-ply') !== '0' && document.querySelector('#board [data-square]') !== null");
+        std::thread::sleep(Duration::from_millis(200));
+        let fit = b.exec(
+            "const r = document.getElementById('board').getBoundingClientRect(); return [document.documentElement.scrollWidth, innerWidth, r.left, r.right, r.top, r.bottom, innerHeight];",
+            json!([]),
+        );
+        let f: Vec<f64> = fit
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x.as_f64().unwrap())
+            .collect();
+        assert!(
+            f[0] <= f[1],
+            "{v}: the page is {} px wide on a {} px screen",
+            f[0],
+            f[1]
+        );
+        assert!(
+            f[2] >= 0.0 && f[3] <= f[1] && f[4] >= 0.0 && f[5] <= f[6],
+            "{v}: the board is at {fit}"
+        );
+        assert!(f[3] - f[2] > 300.0, "{v}: the board fills the width: {fit}");
+        b.screenshot(&format!("phone-{v}"));
+    }
 }

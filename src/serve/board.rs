@@ -73,7 +73,34 @@ fn move_json(pos: &Position, m: Move) -> Value {
     if m.move_type() == MoveType::Castle {
         o.insert("castle".into(), json!(true));
     }
+    if let Some((key, _, _)) = result_art(pos, m) {
+        o.insert("art".into(), json!(key));
+    }
     Value::Object(o)
+}
+
+/// The piece a chooser shows for `m` (a promotion, or a lancer that takes a new
+/// facing): its art key (`LETTER` or `LETTER:facing`), the piece and its facing.
+fn result_art(pos: &Position, m: Move) -> Option<(String, Piece, u8)> {
+    if m.move_type() != MoveType::Promotion && m.facing().is_none() {
+        return None;
+    }
+    let after = pos.after(m);
+    let sq = match m.move_type() {
+        MoveType::Castle => pos.castle_targets(m.from(), m.to()).1,
+        _ => m.to(),
+    };
+    let p = after.piece_at(sq);
+    if p.is_none() {
+        return None;
+    }
+    let l = letter(pos.variant(), p);
+    if p.kind() == Kind::Lancer {
+        let f = after.facing_at(sq) & 7;
+        Some((format!("{l}:{}", FACING_NAMES[f as usize]), p, f))
+    } else {
+        Some((l, p, 0))
+    }
 }
 
 /// The squares a move changes, and a displaced bearer's way (from, to).
@@ -242,6 +269,19 @@ pub fn line_json(start: &Position, moves: &[Move], view: usize, over: bool) -> V
                 }
                 if let Some(why) = why_stuck(&shown, sq) {
                     immobile.insert(square_name(sq), json!(why));
+                }
+            }
+        }
+        // The choosers' pieces join the art of the pieces shown.
+        if !over {
+            let mut list = MoveList::new();
+            shown.legal_moves(&mut list);
+            if let Some(Value::Object(art)) = o.get_mut("art") {
+                for &m in list.iter() {
+                    if let Some((key, p, f)) = result_art(&shown, m) {
+                        art.entry(key)
+                            .or_insert_with(|| json!(crate::diagram::piece_image(p, f)));
+                    }
                 }
             }
         }

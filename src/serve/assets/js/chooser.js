@@ -15,12 +15,10 @@ function label(m) {
   return parts.join(", ");
 }
 
-// The art of the piece a promotion makes (a lancer facing `facing`), if the state
-// has it; else none.
-function promotionArt(state, m) {
-  if (!m.promotion) return null;
-  const key = m.facing ? `${m.promotion}:${m.facing}` : m.promotion;
-  return state.art[key] || state.art[m.promotion] || null;
+// The art of the piece a move leaves on its square (a promotion's piece, a lancer
+// with its new facing), if the state has it.
+function resultArt(state, m) {
+  return m.art ? state.art[m.art] || null : null;
 }
 
 // Shows the choices among `cands` (moves to one square) over the board `svg`;
@@ -73,14 +71,15 @@ export function choose(cands, state, flipped, svg, onPick) {
       b.style.top = cyc - size / 2 + "px";
       b.style.width = size + "px";
       b.style.height = size + "px";
-      const art = promotionArt(state, m);
-      if (art) b.appendChild(el("img", { src: artURL(art), alt: m.promotion }));
-      b.appendChild(el("span", { class: "compass-arrow" }, ARROWS[flipped ? FACINGS[(FACINGS.indexOf(m.facing) + 4) % 8] : m.facing]));
+      // The lancer as it will stand (its art draws the facing), else an arrow.
+      const art = resultArt(state, m);
+      if (art) b.appendChild(el("img", { src: artURL(art), alt: `${m.promotion || "lancer"} facing ${m.facing}` }));
+      else b.appendChild(el("span", { class: "compass-arrow" }, ARROWS[flipped ? FACINGS[(FACINGS.indexOf(m.facing) + 4) % 8] : m.facing]));
       b.setAttribute("aria-label", `${m.san}: facing ${m.facing}`);
       compass.appendChild(b);
     } else {
       const b = button(m);
-      const art = promotionArt(state, m);
+      const art = resultArt(state, m);
       if (art) b.appendChild(el("img", { src: artURL(art), alt: m.promotion }));
       b.appendChild(el("span", {}, m.promotion && !m.bearer ? m.san : label(m)));
       list.appendChild(b);
@@ -95,6 +94,8 @@ export function choose(cands, state, flipped, svg, onPick) {
     compass.appendChild(mark);
   }
   list.hidden = list.children.length === 0;
+  // The box of text and buttons keeps clear of the target square.
+  box.classList.toggle("target-low", !!rect && rect.top + rect.height / 2 > wrap.top + wrap.height / 2);
   box.hidden = false;
   $("chooser-cancel").onclick = close;
 }

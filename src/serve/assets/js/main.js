@@ -191,7 +191,10 @@ function drawAnalysis() {
   if (!top) {
     $("score").textContent = "";
     $("wdl").textContent = "";
-    white.style.height = "50%";
+    // Without an analysis, the review's evaluation of the move shown.
+    const r = app.state && app.state.review;
+    const p = r && r.points.find((x) => x.node === app.state.node);
+    white.style.height = p ? (((p.wc + 1) / 2) * 100).toFixed(1) + "%" : "50%";
     return;
   }
   $("score").textContent = top.score.text;
@@ -206,6 +209,7 @@ function drawReview() {
   const r = app.state && app.state.review;
   drawGraph($("graph"), r, app.state ? app.state.node : null, (node) => send({ op: "view", node }));
   drawSummary($("review-summary"), r);
+  $("board-side").classList.toggle("reviewed", !!r);
   const board = $("board");
   if (r && r.status === "done") board.setAttribute("data-reviewed", "");
   else board.removeAttribute("data-reviewed");
@@ -252,6 +256,7 @@ function onState(s) {
   drawMoves($("moves"), s, (node) => send({ op: "view", node }));
   draw();
   drawReview();
+  drawAnalysis();
   updateURL();
 }
 
@@ -267,6 +272,7 @@ function onReviewStep(m) {
   addPoint(app.state.review, m);
   if (m.nag && app.state.tree[m.nag.node]) app.state.tree[m.nag.node].nag = m.nag.nag;
   drawReview();
+  drawAnalysis();
 }
 
 function updateURL() {

@@ -32,7 +32,8 @@ function line(box, tree, first, numbered, state, onNode, depth) {
       m.classList.add("nag-" + { "?!": "inaccuracy", "?": "mistake", "??": "blunder" }[n.nag]);
     }
     if (id === state.node) m.classList.add("current");
-    m.addEventListener("click", () => onNode(id));
+    const node = id;
+    m.addEventListener("click", () => onNode(node));
     box.appendChild(m);
     box.appendChild(document.createTextNode(" "));
     const parent = tree[n.p];

@@ -10,7 +10,8 @@ const W = 600, H = 120;
 // point calls `onNode(node)`.
 export function drawGraph(svg, review, current, onNode) {
   svg.replaceChildren();
-  svg.hidden = !review;
+  // `hidden` is an HTML property: an SVG element needs the attribute itself.
+  svg.toggleAttribute("hidden", !review);
   if (!review) {
     svg.removeAttribute("data-reviewed");
     return;
@@ -53,10 +54,11 @@ export function drawSummary(box, review) {
     box.appendChild(el("div", {}, `Review: ${what}, ${review.done}/${review.total} positions`));
     return;
   }
+  const n = (k, one, many) => `${k} ${k === 1 ? one : many}`;
   for (const [side, name] of [["w", "White"], ["b", "Black"]]) {
     const s = review.summary[side];
     box.appendChild(el("div", { "data-summary": side },
-      `${name}: ${s.inaccuracies} inaccuracies (?!), ${s.mistakes} mistakes (?), ${s.blunders} blunders (??), average centipawn loss ${s.acpl}`));
+      `${name}: ${n(s.inaccuracies, "inaccuracy", "inaccuracies")} (?!), ${n(s.mistakes, "mistake", "mistakes")} (?), ${n(s.blunders, "blunder", "blunders")} (??), average centipawn loss ${s.acpl}`));
   }
 }
 

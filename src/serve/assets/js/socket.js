@@ -8,6 +8,9 @@ export function connect({ onOpen, onMessage, onStatus }) {
   let ws = null;
   let delay = 1000;
   let refusal = "";
+  // A page being left (or kept in the back-forward cache) lets its tab go and
+  // does not come back until it is shown again.
+  let away = false;
   const token = new URLSearchParams(location.search).get("token");
 
   function open() {
@@ -34,6 +37,7 @@ export function connect({ onOpen, onMessage, onStatus }) {
       onMessage(m);
     };
     ws.onclose = (ev) => {
+      if (away) return;
       const why = refusal || ev.reason || "the connection to lancer serve closed";
       const secs = Math.round(delay / 1000);
       onStatus(`${why}; trying again in ${secs} s`, true);
@@ -42,6 +46,16 @@ export function connect({ onOpen, onMessage, onStatus }) {
     };
   }
 
+  window.addEventListener("pagehide", () => {
+    away = true;
+    if (ws) ws.close();
+  });
+  window.addEventListener("pageshow", (ev) => {
+    if (ev.persisted && away) {
+      away = false;
+      open();
+    }
+  });
   open();
   return function send(msg) {
     if (!ws || ws.readyState !== WebSocket.OPEN) {
