@@ -598,7 +598,7 @@ fn tracked_files() -> Vec<PathBuf> {
 /// a directory every Unix system has (`/usr/games/fairy-stockfish`, `/tmp/...`,
 /// `/dev/null`, `/opt/...`), be a placeholder (`/path/to/...`, `/nonexistent/...`,
 /// `/no/such/...`), continue the repository's own path (`concat!(env!(..),
-/// "/engine-tests/...")`) or be an HTTP path (`/api/...`). Home directories (home, root, Users), mounts and work
+/// "/engine-tests/...")`) or be an HTTP path (`/api/...`, `/js/...`). Home directories (home, root, Users), mounts and work
 /// trees are refused.
 #[test]
 fn no_file_names_a_machine_path() {
@@ -617,9 +617,10 @@ fn no_file_names_a_machine_path() {
         "path",
         "nonexistent",
         "no",
-        // HTTP paths, not files: the web board's API (and a traversal its tests try)
-        // and chromedriver's WebDriver commands.
+        // HTTP paths, not files: the web board's API and script modules (and a
+        // traversal its tests try) and chromedriver's WebDriver commands.
         "api",
+        "js",
         "..",
         "session",
         "element",

@@ -109,7 +109,7 @@ pub(super) fn run_annotate(vs: &Variants, a: AnnotateArgs) -> Result<(), String>
             game.tag("Black").unwrap_or("?"),
             r.summary()
         );
-        progress.println(pgn::write(&game, pgn::Style::default()).trim_end_matches('\n'));
+        progress.println(pgn::write(&game, pgn::Style::EXPORT).trim_end_matches('\n'));
         progress.println("");
     }
     if failed.is_empty() {

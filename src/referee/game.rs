@@ -268,8 +268,10 @@ pub fn play_game(
             tree,
             result: score.to_string(),
         },
+        // cutechess's layout: no move number after a comment.
         pgn::Style {
             minimal: cfg.pgnout.as_ref().is_some_and(|p| p.minimal),
+            number_after_comment: false,
         },
     );
     GameResult {

@@ -1253,7 +1253,7 @@ impl Session {
                 tree,
                 result: score.to_string(),
             },
-            pgn::Style::default(),
+            pgn::Style::EXPORT,
         )
     }
 

@@ -360,6 +360,17 @@ pub struct Style {
     /// `lancer match -pgnout F min`: the roster (plus `FEN`, `SetUp`, `Variant`)
     /// and the main line's bare moves.
     pub minimal: bool,
+    /// Black's move after a comment gets its number too (`3... Nf6`), as PGN's
+    /// export form has it; cutechess, and so `lancer match`, does not.
+    pub number_after_comment: bool,
+}
+
+impl Style {
+    /// PGN's export form: numbers after comments, everything written.
+    pub const EXPORT: Style = Style {
+        minimal: false,
+        number_after_comment: true,
+    };
 }
 
 /// The symbols NAGs 1 to 6 are written as, appended to the move.
@@ -476,6 +487,7 @@ fn write_line(
             }
             if !node.comment.is_empty() {
                 unit.push_str(&format!(" {{{}}}", comment_text(&node.comment)));
+                number = style.number_after_comment;
             }
         }
         units.push(unit);
@@ -875,8 +887,20 @@ mod tests {
         assert_eq!(again.tree, g.tree);
         assert_eq!(write(&again, Style::default()), out);
         // The minimal form keeps the main line's bare moves.
-        let min = write(&g, Style { minimal: true });
+        let min = write(
+            &g,
+            Style {
+                minimal: true,
+                ..Style::default()
+            },
+        );
         assert!(min.ends_with("\n1. e4 e5 2. Nf3 Nc6 *\n\n"), "{min}");
+        // The export form numbers Black's move after a comment.
+        let export = write(&g, Style::EXPORT);
+        assert!(export.contains("1. e4 {best by test} (1. d4"), "{export}");
+        let g2 = game("1. e4 {x} e5 2. Nf3 *");
+        assert!(write(&g2, Style::EXPORT).contains("1. e4 {x} 1... e5 2. Nf3 *"));
+        assert!(write(&g2, Style::default()).contains("1. e4 {x} e5 2. Nf3 *"));
     }
 
     #[test]
