@@ -7,9 +7,9 @@ pub mod stats;
 
 use crate::rules::notation::pgn;
 use crate::rules::notation::xboard::{parse_xboard_move, xboard_move, xboard_move_full};
+use crate::rules::notation::xboard_fen::xboard_fen;
 use crate::rules::notation::{move_text, parse_move, parse_san};
 use crate::rules::variant::{Start, Variant};
-use crate::rules::xboard_fen::xboard_fen;
 use crate::rules::{Color, Game, Move, Position, Variants};
 use engine::{Clock, EngineConfig, EngineError, EngineProcess, Proto};
 use rand::seq::SliceRandom;

@@ -2,7 +2,7 @@
 //! It knows nothing of protocols or search.
 
 pub mod bitboard;
-pub mod efen;
+pub mod game;
 pub mod geometry;
 pub mod ini;
 pub mod movegen;
@@ -16,13 +16,13 @@ pub mod record;
 pub mod setups;
 pub mod start;
 pub mod variant;
-pub mod xboard_fen;
 pub mod zobrist;
 
 pub use bitboard::{Bitboard, Square};
+pub use game::Game;
 pub use ini::{IniError, Variants};
 pub use moves::{Move, MoveList, MoveType};
-pub use outcome::{Game, Outcome, Reason};
+pub use outcome::{Outcome, Reason};
 pub use piece::{Color, Kind, Piece};
 pub use position::Position;
 pub use variant::Variant;

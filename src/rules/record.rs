@@ -125,7 +125,7 @@ impl Position {
             }
         }
         for c in [Color::White, Color::Black] {
-            if popcount(pos.pieces(c)) > super::efen::MAX_PIECES_PER_SIDE {
+            if popcount(pos.pieces(c)) > super::notation::efen::MAX_PIECES_PER_SIDE {
                 return Err(format!("{} has too many pieces", c.name()));
             }
         }

@@ -2,7 +2,7 @@
 //! whose key, EFEN round trip, move generation and move texts are consistent.
 #![no_main]
 
-use lancer::rules::xboard_fen::{efen_from_xboard, xboard_fen};
+use lancer::rules::notation::xboard_fen::{efen_from_xboard, xboard_fen};
 use lancer::rules::Position;
 use libfuzzer_sys::fuzz_target;
 

@@ -7,7 +7,7 @@
 //! commands are in `commands.rs`, move highlighting (`lift`/`put`) in
 //! `highlight.rs`, the variant's `setup`/`piece` lines and `variant`/`setboard` in
 //! `setup.rs`. XBoard's move text and FEN are in the rules core
-//! (`rules::notation::xboard`, `rules::xboard_fen`). Known limit: XBoard 4.9.1 cannot
+//! (`rules::notation::xboard`, `rules::notation::xboard_fen`). Known limit: XBoard 4.9.1 cannot
 //! show a Royal Standard displacement; such a capture is sent as a plain move
 //! (`b2b5`) while the engine keeps the true position. Likewise a fullcavalry castling
 //! that turns the lancer cannot be written, so in CECP mode the engine only castles
@@ -22,8 +22,8 @@ use crate::rules::notation::xboard::{
     hidden_bearers, parse_xboard_move, xboard_move, xboard_move_full, xboard_writable,
     FACING_LETTERS, FULL_TEXT_OPTION, VANISH,
 };
+use crate::rules::notation::xboard_fen::{efen_from_xboard, xboard_fen};
 use crate::rules::variant::Start;
-use crate::rules::xboard_fen::{efen_from_xboard, xboard_fen};
 use crate::rules::{Color, Kind, Move, MoveList, MoveType, Outcome, Position};
 use crate::search::{Info, Limits, Score, SearchResult};
 use std::sync::mpsc::{channel, Sender};
@@ -209,7 +209,7 @@ impl Session {
         }
         let mut list = MoveList::new();
         pos.legal_moves(&mut list);
-        let ghosts = hidden_bearers(self.engine.game());
+        let ghosts = hidden_bearers(self.engine.game().moves());
         let rest: Vec<Move> = xboard_writable(pos)
             .into_iter()
             .filter(|m| m.is_pass() || !ghosts.contains(&m.from()))
@@ -544,7 +544,7 @@ mod tests {
         s.handle("usermove d2c2");
         s.handle("usermove c5c4");
         let ghost = allowed[0].aux();
-        assert_eq!(hidden_bearers(s.engine.game()), vec![ghost]);
+        assert_eq!(hidden_bearers(s.engine.game().moves()), vec![ghost]);
         let pos = *s.engine.position();
         let mut list = MoveList::new();
         pos.legal_moves(&mut list);

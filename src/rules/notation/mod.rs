@@ -1,16 +1,21 @@
-//! Every move notation, parse and print side by side: move text (docs/notation.md, UCI,
-//! CLI), SAN, and XBoard's move text. Parsing matches a token against the printed
-//! form of every legal move, so printing and parsing cannot disagree.
+//! Every notation, parsed and printed side by side. Positions: EFEN (`efen.rs`,
+//! docs/notation.md) and XBoard's FEN (`xboard_fen.rs`). Moves: move text
+//! (docs/notation.md, UCI, CLI), SAN, and XBoard's move text; parsing matches a
+//! token against the printed form of every legal move, so printing and parsing
+//! cannot disagree. Games: PGN (`pgn.rs`).
 
+pub mod efen;
 pub mod pgn;
 pub mod san;
 pub mod text;
 pub mod xboard;
+pub mod xboard_fen;
 
 pub use san::{parse_san, san};
 pub use text::{move_text, parse_move, MoveError};
 
-use crate::rules::{Move, Position};
+use crate::rules::moves::Move;
+use crate::rules::position::Position;
 
 /// Parses move text, falling back to SAN.
 pub fn parse_any(pos: &Position, token: &str) -> Result<Move, MoveError> {

@@ -7,8 +7,10 @@
 
 use super::text::{move_text, parse_move};
 use crate::rules::bitboard::{file_of, square_name};
+use crate::rules::moves::{Move, MoveList, MoveType};
+use crate::rules::piece::Kind;
+use crate::rules::position::Position;
 use crate::rules::variant::Castling;
-use crate::rules::{Game, Kind, Move, MoveList, MoveType, Position};
 
 /// XBoard piece letters of the eight lancer facings (N NE E SE S SW W NW).
 pub const FACING_LETTERS: [char; 8] = ['c', 'd', 'e', 'f', 'g', 'h', 'm', 'o'];
@@ -139,10 +141,10 @@ fn castling_xboard_misreads(pos: &Position, m: Move) -> bool {
 
 /// The squares of the standard-bearers XBoard has lost: XBoard 4.9.1 shows a
 /// displacement as the plain capture, so the bearer vanishes from its board while
-/// it stands on its displacement square in the game.
-pub fn hidden_bearers(game: &Game) -> Vec<u8> {
+/// it stands on its displacement square after `moves` (a game's moves from its start).
+pub fn hidden_bearers(moves: &[Move]) -> Vec<u8> {
     let mut ghosts: Vec<u8> = Vec::new();
-    for &m in game.moves() {
+    for &m in moves {
         if m.is_displacement() {
             ghosts.retain(|&s| s != m.to());
             ghosts.push(m.aux());
@@ -246,7 +248,7 @@ pub fn parse_xboard_move(pos: &Position, token: &str) -> Result<Move, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::xboard_fen::{efen_from_xboard, xboard_fen};
+    use crate::rules::notation::xboard_fen::{efen_from_xboard, xboard_fen};
     use crate::rules::Variants;
 
     #[test]

@@ -1,9 +1,9 @@
 //! EFEN (extended FEN) parsing and printing, with the validations of docs/notation.md, "EFEN".
 
-use super::bitboard::*;
-use super::piece::*;
-use super::position::*;
-use super::variant::*;
+use crate::rules::bitboard::*;
+use crate::rules::piece::*;
+use crate::rules::position::*;
+use crate::rules::variant::*;
 
 /// Most pieces a side may have on the board (no variant here can reach more).
 pub const MAX_PIECES_PER_SIDE: u32 = 16;

@@ -1,9 +1,11 @@
 //! XBoard FEN, both ways: EFEN with lancers as facing letters and piece states dropped.
 
+use super::xboard::FACING_LETTERS;
 use crate::rules::bitboard::file_of;
-use crate::rules::notation::xboard::FACING_LETTERS;
 use crate::rules::piece::FACING_NAMES;
-use crate::rules::{Color, Kind, Position};
+use crate::rules::piece::{Color, Kind};
+use crate::rules::position::Position;
+use crate::rules::variant::Variant;
 
 /// EFEN → XBoard FEN: lancers as facing letters, piece states dropped, `KQkq`
 /// castling letters when they mean the same.
@@ -79,7 +81,7 @@ pub fn xboard_fen(pos: &Position) -> String {
 }
 
 /// XBoard FEN → EFEN (lancer letters to `L(facing)`, `[-]` to `[]`).
-pub fn efen_from_xboard(v: &crate::rules::Variant, fen: &str) -> String {
+pub fn efen_from_xboard(v: &Variant, fen: &str) -> String {
     let fen = fen.trim();
     let (board, rest) = fen.split_once(' ').unwrap_or((fen, ""));
     let lancer = v.letters[Kind::Lancer.idx()];
