@@ -98,7 +98,7 @@ pub enum Tournament {
 /// Everything `lancer match` was asked to do.
 #[derive(Clone, Debug)]
 pub struct MatchConfig {
-    pub engines: Vec<EngineConfig>,
+    pub engines: Vec<PlayerConfig>,
     pub tcs: Vec<TimeControl>,
     pub variant: String,
     pub tournament: Tournament,
@@ -523,8 +523,8 @@ fn engine_config<'a>(
     n: usize,
     fields: impl Iterator<Item = &'a (String, String)>,
     debug: bool,
-) -> Result<(EngineConfig, TimeControl), String> {
-    let mut cfg = EngineConfig {
+) -> Result<(PlayerConfig, TimeControl), String> {
+    let mut cfg = PlayerConfig {
         name: format!("engine{}", n + 1),
         cmd: String::new(),
         dir: None,
@@ -547,7 +547,7 @@ fn engine_config<'a>(
     if cfg.cmd.is_empty() {
         return Err(format!("{}: missing cmd=", cfg.name));
     }
-    super::engine::split_cmd(&cfg.cmd).map_err(|e| format!("{}: {e}", cfg.name))?;
+    super::player::split_cmd(&cfg.cmd).map_err(|e| format!("{}: {e}", cfg.name))?;
     if cfg.nodes.is_some() && cfg.proto == Proto::Xboard {
         return Err(format!("{}: nodes= needs proto=uci", cfg.name));
     }
@@ -567,7 +567,7 @@ fn engine_config<'a>(
 }
 
 /// One `key=value` field of `-engine` or `-each`.
-fn engine_field(cfg: &mut EngineConfig, k: &str, v: &str) -> Result<(), String> {
+fn engine_field(cfg: &mut PlayerConfig, k: &str, v: &str) -> Result<(), String> {
     match k {
         "cmd" => cfg.cmd = v.into(),
         "name" => cfg.name = v.into(),

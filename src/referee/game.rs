@@ -113,19 +113,19 @@ fn forfeit(side: Color, reason: String, termination: &'static str, detail: Strin
 }
 
 /// The end of a game whose engine for `side` failed to answer a `go`.
-fn engine_failure(side: Color, e: EngineError) -> End {
+fn engine_failure(side: Color, e: PlayerError) -> End {
     let (reason, termination, detail) = match e {
-        EngineError::Timeout => (
+        PlayerError::Timeout => (
             format!("{} loses on time", side.name()),
             "time forfeit",
             "hang/time".into(),
         ),
-        EngineError::Disconnected => (
+        PlayerError::Disconnected => (
             format!("{}'s connection stalls", side.name()),
             "abandoned",
             "crash".into(),
         ),
-        EngineError::Protocol(p) => (
+        PlayerError::Protocol(p) => (
             format!("{} makes a protocol error: {p}", side.name()),
             "abandoned",
             p,
@@ -292,10 +292,10 @@ fn start_engines(
     ids: [usize; 2],
     clocks: &[Clock; 2],
     fens: &StartFens,
-) -> ([Option<EngineProcess>; 2], Option<End>) {
-    let mut engines: [Option<EngineProcess>; 2] = [None, None];
+) -> ([Option<Player>; 2], Option<End>) {
+    let mut engines: [Option<Player>; 2] = [None, None];
     for (i, &id) in ids.iter().enumerate() {
-        match EngineProcess::start(&cfg.engines[id], &v.name) {
+        match Player::start(&cfg.engines[id], &v.name) {
             Ok(mut e) => {
                 // A peer that reads move text also reads EFEN, which keeps what XBoard's
                 // FEN drops (frozen standard-bearers, lancer-corner castling rights).
@@ -324,7 +324,7 @@ fn play_out(
     cfg: &MatchConfig,
     v: &'static Variant,
     ids: [usize; 2],
-    engines: &mut [Option<EngineProcess>; 2],
+    engines: &mut [Option<Player>; 2],
     clocks: &mut [Clock; 2],
     moves: &mut Moves,
     fens: &StartFens,
@@ -408,7 +408,7 @@ fn play_out(
 /// as cutechess does: not when the reply is illegal (or not a move) or ends the
 /// game, nor when the game is over.
 fn ponder(
-    eng: &mut EngineProcess,
+    eng: &mut Player,
     moves: &Moves,
     start: &Option<String>,
     side: Color,
@@ -476,7 +476,7 @@ fn charge(c: &mut Clock, tc: &TimeControl, elapsed_ms: i64) {
 /// (`0.004s`, `0.63s`, `1.2s`, `12s`). Empty when the engine told nothing and
 /// moved within half a second.
 pub fn eval_comment(score: Option<i32>, depth: Option<i32>, ms: i64) -> String {
-    use super::engine::MATE_SCORE;
+    use super::player::MATE_SCORE;
     let depth = depth.filter(|&d| d > 0);
     if score.is_none() && depth.is_none() && ms < 500 {
         return String::new();

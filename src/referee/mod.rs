@@ -2,7 +2,7 @@
 //! variants cutechess cannot play. The rules core holds the game: every move is
 //! checked, the clock is kept here, and every game end is decided here.
 
-pub mod engine;
+pub mod player;
 pub mod stats;
 
 use crate::rules::notation::pgn;
@@ -11,7 +11,7 @@ use crate::rules::notation::xboard_fen::xboard_fen;
 use crate::rules::notation::{move_text, parse_move, parse_san};
 use crate::rules::variant::{Start, Variant};
 use crate::rules::{Color, Game, Move, Position, Variants};
-use engine::{Clock, EngineConfig, EngineError, EngineProcess, Proto};
+use player::{Clock, Player, PlayerConfig, PlayerError, Proto};
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use stats::{PlayerStats, Sprt};

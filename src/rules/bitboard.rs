@@ -273,7 +273,7 @@ struct Magic {
 }
 
 /// Precomputed attack tables.
-pub struct Tables {
+pub struct AttackTables {
     knight: [Bitboard; 64],
     king: [Bitboard; 64],
     pawn: [[Bitboard; 64]; 2],
@@ -286,11 +286,11 @@ pub struct Tables {
     slider_table: Vec<Bitboard>,
 }
 
-static TABLES: LazyLock<Tables> = LazyLock::new(Tables::build);
+static TABLES: LazyLock<AttackTables> = LazyLock::new(AttackTables::build);
 
 /// The attack tables (built once, on first use).
 #[inline(always)]
-pub fn tables() -> &'static Tables {
+pub fn tables() -> &'static AttackTables {
     &TABLES
 }
 
@@ -403,8 +403,8 @@ fn find_magics(
     magics
 }
 
-impl Tables {
-    fn build() -> Tables {
+impl AttackTables {
+    fn build() -> AttackTables {
         let mut knight = [0; 64];
         let mut king = [0; 64];
         let mut pawn = [[0; 64]; 2];
@@ -468,7 +468,7 @@ impl Tables {
         let mut slider_table = Vec::new();
         let rook_magics = find_magics(&ORTHOGONALS, &ROOK_MAGICS, &mut slider_table, &mut rng);
         let bishop_magics = find_magics(&DIAGONALS, &BISHOP_MAGICS, &mut slider_table, &mut rng);
-        Tables {
+        AttackTables {
             knight,
             king,
             pawn,

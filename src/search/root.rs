@@ -331,7 +331,7 @@ impl MainSearch<'_> {
         let root_nodes = &self.w.root.nodes;
         let total: u64 = root_nodes.iter().map(|e| e.1).sum();
         let best_nodes = root_nodes.iter().find(|e| e.0 == best).map_or(0, |e| e.1);
-        let p = time::Progress {
+        let p = time::IterationTrend {
             best_changes: self.tot_changes,
             score,
             prev_score: self.iter_scores[n.saturating_sub(2)],

@@ -24,7 +24,7 @@ pub struct TimeManager {
 
 /// How settled the search is after an iteration; each factor scales the optimum.
 #[derive(Clone, Copy, Debug)]
-pub struct Progress {
+pub struct IterationTrend {
     /// Root best-move changes, decayed by half each iteration.
     pub best_changes: f64,
     /// This iteration's score and those of the previous one and of three iterations ago.
@@ -106,12 +106,12 @@ impl TimeManager {
 
     /// Whether to start another iteration after `elapsed` ms: one iteration takes
     /// about as long as all before it, and an unfinished one is mostly wasted.
-    pub fn another_iteration(&self, elapsed: u64, p: &Progress) -> bool {
+    pub fn another_iteration(&self, elapsed: u64, p: &IterationTrend) -> bool {
         self.fixed || !self.timed() || (elapsed as f64) < 0.55 * self.scaled_optimum(p) as f64
     }
 
     /// The time this move may take, given the search's progress so far.
-    pub fn scaled_optimum(&self, p: &Progress) -> u64 {
+    pub fn scaled_optimum(&self, p: &IterationTrend) -> u64 {
         if self.fixed || !self.timed() {
             return self.maximum;
         }
@@ -177,7 +177,7 @@ mod tests {
         };
         let tm = TimeManager::new(&l, Color::Black, 7);
         assert_eq!((tm.optimum, tm.maximum, tm.fixed), (990, 990, true));
-        let p = Progress {
+        let p = IterationTrend {
             best_changes: 0.0,
             score: 0,
             prev_score: 0,
@@ -191,7 +191,7 @@ mod tests {
     #[test]
     fn unsettled_search_takes_longer() {
         let tm = TimeManager::new(&clock(60_000, 0, None), Color::White, 30);
-        let settled = Progress {
+        let settled = IterationTrend {
             best_changes: 0.0,
             score: 20,
             prev_score: 20,
@@ -199,7 +199,7 @@ mod tests {
             stable_iterations: 10,
             best_share: 0.95,
         };
-        let unsettled = Progress {
+        let unsettled = IterationTrend {
             best_changes: 1.5,
             score: -40,
             prev_score: 20,

@@ -1,5 +1,5 @@
-//! An engine process under the referee: started, spoken to in UCI or CECP, timed,
-//! and killed when it hangs or the game ends.
+//! A player of `lancer match`: an engine process under the referee, started, spoken
+//! to in UCI or CECP, timed, and killed when it hangs or the game ends.
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -15,7 +15,7 @@ pub enum Proto {
 
 /// How an engine is started and set up (`-engine` / `-each` fields).
 #[derive(Clone, Debug)]
-pub struct EngineConfig {
+pub struct PlayerConfig {
     pub name: String,
     pub cmd: String,
     pub dir: Option<String>,
@@ -71,7 +71,7 @@ const CECP_INFINITE: i64 = 86_400;
 
 /// What went wrong with an engine.
 #[derive(Debug)]
-pub enum EngineError {
+pub enum PlayerError {
     /// It exited or closed its output.
     Disconnected,
     /// It did not answer in time.
@@ -82,9 +82,9 @@ pub enum EngineError {
 
 use crate::rules::notation::xboard::FULL_TEXT_OPTION;
 
-/// A running engine.
-pub struct EngineProcess {
-    pub config: EngineConfig,
+/// A player: a running engine process.
+pub struct Player {
+    pub config: PlayerConfig,
     child: Child,
     stdin: ChildStdin,
     rx: Receiver<String>,
@@ -169,7 +169,7 @@ type Reply = (String, Option<i32>, Option<i32>, Option<String>);
 
 /// The answer to one `go`.
 #[derive(Debug, Clone)]
-pub struct EngineMove {
+pub struct PlayerMove {
     pub text: String,
     /// Last score the engine reported, from its side (centipawns; mates see [`MATE_SCORE`]).
     pub score: Option<i32>,
@@ -230,9 +230,9 @@ pub(crate) fn split_cmd(cmd: &str) -> Result<Vec<String>, String> {
     shlex::split(cmd).ok_or_else(|| format!("cmd={cmd}: unbalanced quotes or a trailing backslash"))
 }
 
-impl EngineProcess {
+impl Player {
     /// Starts the engine and runs the protocol handshake.
-    pub fn start(config: &EngineConfig, variant: &str) -> Result<EngineProcess, String> {
+    pub fn start(config: &PlayerConfig, variant: &str) -> Result<Player, String> {
         let argv = split_cmd(&config.cmd).map_err(|e| format!("{}: {e}", config.name))?;
         let prog = argv
             .first()
@@ -268,7 +268,7 @@ impl EngineProcess {
                 }
             }
         });
-        let mut e = EngineProcess {
+        let mut e = Player {
             config: config.clone(),
             child,
             stdin,
@@ -303,7 +303,7 @@ impl EngineProcess {
         let _ = self.stdin.flush();
     }
 
-    fn recv(&mut self, deadline: Instant) -> Result<String, EngineError> {
+    fn recv(&mut self, deadline: Instant) -> Result<String, PlayerError> {
         let left = deadline.saturating_duration_since(Instant::now());
         match self.rx.recv_timeout(left) {
             Ok(l) => {
@@ -313,12 +313,12 @@ impl EngineProcess {
                 }
                 Ok(l)
             }
-            Err(RecvTimeoutError::Timeout) => Err(EngineError::Timeout),
-            Err(RecvTimeoutError::Disconnected) => Err(EngineError::Disconnected),
+            Err(RecvTimeoutError::Timeout) => Err(PlayerError::Timeout),
+            Err(RecvTimeoutError::Disconnected) => Err(PlayerError::Disconnected),
         }
     }
 
-    fn handshake(&mut self, variant: &str) -> Result<(), EngineError> {
+    fn handshake(&mut self, variant: &str) -> Result<(), PlayerError> {
         let deadline = Instant::now() + Duration::from_secs(10);
         match self.config.proto {
             Proto::Uci => {
@@ -353,7 +353,7 @@ impl EngineProcess {
                 loop {
                     let l = match self.recv(soft) {
                         Ok(l) => l,
-                        Err(EngineError::Timeout) => break,
+                        Err(PlayerError::Timeout) => break,
                         Err(e) => return Err(e),
                     };
                     if l.starts_with("feature") {
@@ -462,7 +462,7 @@ impl EngineProcess {
         white: bool,
         mine: &Clock,
         theirs: &Clock,
-    ) -> Result<EngineMove, EngineError> {
+    ) -> Result<PlayerMove, PlayerError> {
         let t0 = Instant::now();
         let budget = mine.per_move.unwrap_or(mine.left).max(0) as u64;
         // Saturating: `tc=inf` and large margins must not overflow the clock.
@@ -486,7 +486,7 @@ impl EngineProcess {
         // After a ponder hit the clock runs from `ponderhit`: the thinking before it
         // was on the opponent's time.
         let t0 = hit.unwrap_or(t0);
-        Ok(EngineMove {
+        Ok(PlayerMove {
             text,
             score,
             depth,
@@ -505,7 +505,7 @@ impl EngineProcess {
         mine: &Clock,
         theirs: &Clock,
         deadline: Instant,
-    ) -> Result<Reply, EngineError> {
+    ) -> Result<Reply, PlayerError> {
         self.send_position(start, moves);
         let go = self.uci_go(white, mine, theirs);
         self.send(&go);
@@ -563,7 +563,7 @@ impl EngineProcess {
         theirs: &Clock,
         expected: &str,
         deadline: Instant,
-    ) -> Result<(Reply, Option<Instant>), EngineError> {
+    ) -> Result<(Reply, Option<Instant>), PlayerError> {
         // What the ponder search has said so far (its lines are about this position
         // when the move was the expected one).
         let (mut score, mut depth) = (None, None);
@@ -576,7 +576,7 @@ impl EngineProcess {
                     Some("bestmove") => answered = true,
                     _ => {}
                 },
-                Err(EngineError::Timeout) => break,
+                Err(PlayerError::Timeout) => break,
                 Err(e) => return Err(e),
             }
         }
@@ -601,7 +601,7 @@ impl EngineProcess {
         deadline: Instant,
         mut score: Option<i32>,
         mut depth: Option<i32>,
-    ) -> Result<Reply, EngineError> {
+    ) -> Result<Reply, PlayerError> {
         loop {
             let l = self.recv(deadline)?;
             let mut t = l.split_whitespace();
@@ -613,7 +613,7 @@ impl EngineProcess {
                 Some("bestmove") => {
                     let m = t
                         .next()
-                        .ok_or_else(|| EngineError::Protocol("bestmove without a move".into()))?;
+                        .ok_or_else(|| PlayerError::Protocol("bestmove without a move".into()))?;
                     let ponder = match (t.next(), t.next()) {
                         (Some("ponder"), Some(p)) => Some(p.to_string()),
                         _ => None,
@@ -633,7 +633,7 @@ impl EngineProcess {
         mine: &Clock,
         theirs: &Clock,
         deadline: Instant,
-    ) -> Result<Reply, EngineError> {
+    ) -> Result<Reply, PlayerError> {
         let new = &moves[self.started_moves.min(moves.len())..];
         if self.ponder_game && self.playing && new.len() == 1 {
             // As cutechess with an engine out of force mode: the clocks, then the
@@ -660,12 +660,12 @@ impl EngineProcess {
                 Some("move") => {
                     let m = toks
                         .get(1)
-                        .ok_or_else(|| EngineError::Protocol("move without a move".into()))?;
+                        .ok_or_else(|| PlayerError::Protocol("move without a move".into()))?;
                     self.started_moves += 1;
                     return Ok((m.to_string(), score, depth, None));
                 }
                 Some(w) if w.starts_with("Illegal") => {
-                    return Err(EngineError::Protocol(l.clone()));
+                    return Err(PlayerError::Protocol(l.clone()));
                 }
                 // As cutechess: an engine that refuses a command (`memory`,
                 // `cores`, an option it lacks) plays on.
@@ -763,7 +763,7 @@ impl EngineProcess {
     }
 }
 
-impl Drop for EngineProcess {
+impl Drop for Player {
     fn drop(&mut self) {
         if let Ok(None) = self.child.try_wait() {
             let _ = self.child.kill();
