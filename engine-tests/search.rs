@@ -5,18 +5,21 @@ mod common;
 use common::*;
 use lancer::rules::notation::{move_text, parse_move};
 use lancer::rules::Position;
-use lancer::search::{search, uci_score, Limits, SearchResult, Shared, MATE, MATE_BOUND};
+use lancer::search::{search, uci_score, Limits, SearchResult, Settings, Shared, MATE, MATE_BOUND};
 use std::sync::Arc;
 
 fn go(pos: &Position, keys: &[u64], limits: Limits) -> SearchResult {
+    go_with(pos, keys, limits, &Settings::default())
+}
+
+fn go_with(pos: &Position, keys: &[u64], limits: Limits, settings: &Settings) -> SearchResult {
     let shared = Arc::new(Shared::new(16));
-    search(pos, keys, &limits, &shared, 1, &mut |_| {})
+    search(pos, keys, &limits, settings, &shared, &mut |_| {})
 }
 
 fn depth(d: i32) -> Limits {
     Limits {
         depth: Some(d),
-        multipv: 1,
         ..Default::default()
     }
 }
@@ -90,7 +93,6 @@ fn node_limited_search_is_reproducible() {
         }
         let lim = Limits {
             nodes: Some(20_000),
-            multipv: 1,
             ..Default::default()
         };
         let a = go(&p, &keys, lim.clone());
@@ -144,15 +146,11 @@ fn every_ablation_switch_changes_the_search() {
         "r1b1kb1r/pppp1ppp/5q2/4n3/3KP3/2N3PN/PPP4P/R1BQ1B1R b kq - 0 1",
     );
     let mate_nodes = |disabled| {
-        go(
-            &mate,
-            &[mate.key()],
-            Limits {
-                disabled,
-                ..depth(8)
-            },
-        )
-        .nodes
+        let settings = Settings {
+            disabled,
+            ..Settings::default()
+        };
+        go_with(&mate, &[mate.key()], depth(8), &settings).nodes
     };
     let full_mate = mate_nodes(0);
     let full = lancer::bench::nodes_per_position(variants(), 9, "").unwrap();

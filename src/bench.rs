@@ -74,8 +74,8 @@ fn search_each(
         None => Engine::with_variants(vs.clone()),
     };
     engine.set_hash(16)?;
-    engine.set_option("Move Overhead", Some("0"))?;
-    engine.set_option("Ablation", Some(ablation))?;
+    engine.set_move_overhead(0);
+    engine.set_ablation(ablation)?;
     let mut nodes = Vec::new();
     let positions = sandbox.map_or(BENCH.len(), |s| s.bench);
     for (i, (name, efen, moves)) in BENCH.iter().enumerate().take(positions) {
@@ -91,7 +91,6 @@ fn search_each(
         engine.clear_hash()?;
         let limits = Limits {
             depth: Some(depth),
-            multipv: 1,
             ..Default::default()
         };
         let r = engine.analyse(limits, Box::new(|_, _| {}))?;

@@ -292,10 +292,10 @@ pub fn evaluate(engine: &mut Engine, budget: Budget) -> Result<PositionEval, Str
     let pos = *engine.position();
     let lines: Arc<Mutex<Vec<Option<Info>>>> = Arc::new(Mutex::new(Vec::new()));
     let sink = Arc::clone(&lines);
+    engine.set_multipv(budget.multipv.max(1));
     let limits = Limits {
         movetime: budget.movetime,
         depth: budget.depth,
-        multipv: budget.multipv.max(1),
         ..Limits::default()
     };
     let r = engine.analyse(

@@ -1,6 +1,7 @@
 //! `lancer analyse`: a search of one position, its info lines with the PV in SAN.
 
 use super::{engine_for, variant, PositionArgs};
+use crate::engine::Engine;
 use crate::rules::notation::parse_any;
 use crate::rules::start::start_position;
 use crate::rules::{Color, Position, Variants};
@@ -41,12 +42,12 @@ pub(super) fn run_analyse(vs: &Variants, a: AnalyseArgs) -> Result<(), String> {
         Some(f) => Position::from_efen(v, f).map_err(|e| format!("bad EFEN: {e}"))?,
         None => start_position(v, a.pos.seed)?,
     };
-    let mut options = vec![
-        format!("Threads={}", a.threads),
-        format!("MultiPV={}", a.multipv),
-    ];
-    options.extend(a.options.iter().cloned());
-    let mut engine = engine_for(vs, &v.name, start, &options)?;
+    // `--threads` and `--multipv` first, so that an `--option` of either overrides them.
+    let setup = |e: &mut Engine| {
+        e.set_threads(a.threads as usize);
+        e.set_multipv(a.multipv as usize);
+    };
+    let mut engine = engine_for(vs, &v.name, start, setup, &a.options)?;
     engine
         .set_hash(a.hash as usize)
         .map_err(|e| format!("--hash {}: {e}", a.hash))?;

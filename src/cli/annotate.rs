@@ -83,7 +83,7 @@ pub(super) fn run_annotate(vs: &Variants, a: AnnotateArgs) -> Result<(), String>
             .iter()
             .filter_map(|&n| game.tree.node(n).mv)
             .collect();
-        let mut engine = engine_for(vs, &game.start.variant().name, game.start, &[])?;
+        let mut engine = engine_for(vs, &game.start.variant().name, game.start, |_| {}, &[])?;
         let total = moves.len() + 1;
         let started = std::time::Instant::now();
         let r = review::review(

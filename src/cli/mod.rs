@@ -330,18 +330,21 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
     }
 }
 
-/// An engine for a command-line search: the variants, `name`'s position, and the
-/// given `--option NAME=VALUE`s set through the option table.
+/// An engine for a command-line search: the variants, `name`'s position, the typed
+/// settings `setup` makes, then the given `--option NAME=VALUE`s set through the
+/// option table.
 fn engine_for(
     vs: &Variants,
     name: &str,
     start: Position,
+    setup: impl FnOnce(&mut Engine),
     options: &[String],
 ) -> Result<Engine, String> {
     let mut e = Engine::with_variants(vs.clone());
     e.set_variant(name)?;
     // The command line searches without a GUI's clock lag.
-    e.set_option("Move Overhead", Some("0"))?;
+    e.set_move_overhead(0);
+    setup(&mut e);
     for o in options {
         let (k, v) = match o.split_once('=') {
             Some((k, v)) => (k, Some(v)),

@@ -35,7 +35,7 @@ pub(super) fn run_openings(vs: &Variants, a: OpeningsArgs) -> Result<(), String>
         return Err("openings: --fen and --moves are not used here".into());
     }
     let mut rng = rand::rngs::StdRng::seed_from_u64(a.pos.seed.unwrap_or(1));
-    let mut engine = engine_for(vs, &v.name, start_position(v, None)?, &[])?;
+    let mut engine = engine_for(vs, &v.name, start_position(v, None)?, |_| {}, &[])?;
     engine.set_hash(16)?;
     let spec = Spec {
         plies: (a.plies, a.plies),

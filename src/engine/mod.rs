@@ -2,7 +2,14 @@
 //! (one table, `options.rs`), and the search running on its own thread so `stop`,
 //! `isready` and `?` are answered at once. Its state is private: the game changes
 //! through `set_variant`, `set_position`, `set_start`, `play` and `undo`, the options
-//! through `set_option`.
+//! through `set_option` (an option's text) or the typed setters (`set_threads`,
+//! `set_multipv`, `set_strength`, ...), which the option table calls too.
+//!
+//! Two things go to every search, side by side: the [`Limits`] of that one search
+//! (what a `go` says) and the engine's [`Settings`] (how it searches: evaluation,
+//! parameters, ablation, skill, move overhead, MultiPV, threads; the search's own
+//! type, `search::Settings`). The engine holds one `Settings`, changed only when an
+//! option changes and passed by reference; `go` copies nothing into the limits.
 
 pub mod openings;
 pub mod options;
@@ -10,7 +17,7 @@ pub mod options;
 use crate::rules::notation::parse_move;
 use crate::rules::variant::Variant;
 use crate::rules::{Game, Move, Position, Variants};
-use crate::search::{search, skill, Shared};
+use crate::search::{search, skill, Settings, Shared};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::thread::JoinHandle;
@@ -33,6 +40,20 @@ pub const DEFAULT_HASH: usize = 64;
 pub const MAX_HASH: usize = 65536;
 /// Most search threads.
 pub const MAX_THREADS: usize = 256;
+/// Most lines of MultiPV.
+pub const MAX_MULTIPV: usize = 500;
+/// Largest move overhead (ms).
+pub const MAX_MOVE_OVERHEAD: u64 = 5000;
+
+/// How strongly the engine plays: the `Skill Level` option, or `UCI_LimitStrength`
+/// with `UCI_Elo` (docs/protocols.md).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Strength {
+    /// A skill level from 0 to 20 (20 is full strength; clamped).
+    Level(i64),
+    /// The level that plays at this Elo (clamped to `skill::MIN_ELO..=skill::MAX_ELO`).
+    Elo(i64),
+}
 
 /// Receives each search iteration's report (with the root position).
 pub type InfoSink = Box<dyn FnMut(&Position, &Info) + Send>;
@@ -88,9 +109,8 @@ pub struct Engine {
     game: Game,
     shared: Arc<Shared>,
     hash_mb: usize,
-    threads: usize,
-    multipv: usize,
-    move_overhead: u64,
+    /// How the search searches, passed to every search beside its limits.
+    settings: Settings,
     ponder: bool,
     /// `UCI_AnalyseMode`: the GUI says it is analysing, not playing a game. Kept
     /// for GUIs that read it back; the search does not depend on it.
@@ -105,12 +125,6 @@ pub struct Engine {
     elo: i64,
     /// `UCI_ShowWDL`: `info` lines carry win/draw/loss chances.
     show_wdl: bool,
-    /// Search features switched off (the `Ablation` option, for self-play measurements).
-    disabled: u32,
-    /// The search's parameters (the `SearchParams` option).
-    pub(crate) params: crate::search::SearchParams,
-    /// The evaluation the `EvalFile` option chose.
-    pub(crate) eval: crate::search::EvalChoice,
     /// Bounds for generated input (see [`Sandbox`]); `None` normally.
     sandbox: Option<Sandbox>,
     /// The result of an inline infinite or pondering search, not yet reported.
@@ -170,9 +184,7 @@ impl Engine {
             game: Game::new(start),
             shared: Arc::new(Shared::new(hash_mb)),
             hash_mb,
-            threads: 1,
-            multipv: 1,
-            move_overhead: 10,
+            settings: Settings::default(),
             ponder: false,
             analyse_mode: false,
             chess960: false,
@@ -180,9 +192,6 @@ impl Engine {
             limit_strength: false,
             elo: skill::MIN_ELO,
             show_wdl: false,
-            disabled: 0,
-            params: Default::default(),
-            eval: Default::default(),
             sandbox: None,
             held: None,
             table_pending: false,
@@ -211,30 +220,60 @@ impl Engine {
         self.game.position()
     }
 
-    /// Search threads (the `Threads` option).
-    pub fn threads(&self) -> usize {
-        self.threads
+    /// How the engine searches, as its options set it.
+    pub fn settings(&self) -> &Settings {
+        &self.settings
     }
 
-    /// Sets the search threads (clamped to 1..=`MAX_THREADS`).
+    /// Sets the search threads (the `Threads` option; clamped to 1..=`MAX_THREADS`).
     pub fn set_threads(&mut self, n: usize) {
-        self.threads = n.clamp(1, MAX_THREADS);
+        self.settings.threads = n.clamp(1, MAX_THREADS);
     }
 
-    /// Lines searched (the `MultiPV` option).
-    pub fn multipv(&self) -> usize {
-        self.multipv
+    /// Sets the lines searched and reported (the `MultiPV` option; clamped to
+    /// 1..=`MAX_MULTIPV`).
+    pub fn set_multipv(&mut self, n: usize) {
+        self.settings.multipv = n.clamp(1, MAX_MULTIPV);
     }
 
-    /// The skill level the search plays at (`None`: full strength), from
-    /// `UCI_LimitStrength` + `UCI_Elo` or else `Skill Level`.
-    pub fn skill(&self) -> Option<f64> {
+    /// Sets the time kept back from the clock for each move (the `Move Overhead`
+    /// option, ms; clamped to `MAX_MOVE_OVERHEAD`).
+    pub fn set_move_overhead(&mut self, ms: u64) {
+        self.settings.move_overhead = ms.min(MAX_MOVE_OVERHEAD);
+    }
+
+    /// Sets how strongly the engine plays: a level sets `Skill Level` and switches
+    /// `UCI_LimitStrength` off, an Elo switches it on with that `UCI_Elo`.
+    pub fn set_strength(&mut self, s: Strength) {
+        match s {
+            Strength::Level(l) => {
+                self.skill_level = l.clamp(0, skill::FULL as i64);
+                self.limit_strength = false;
+            }
+            Strength::Elo(e) => {
+                self.elo = e.clamp(skill::MIN_ELO, skill::MAX_ELO);
+                self.limit_strength = true;
+            }
+        }
+        self.update_skill();
+    }
+
+    /// Switches off the search features named in `list` (the `Ablation` option's
+    /// value: names such as `null,lmr`; empty for none). On error nothing changes.
+    pub fn set_ablation(&mut self, list: &str) -> Result<(), String> {
+        self.settings.disabled = crate::search::Feature::parse_list(list)?;
+        Ok(())
+    }
+
+    /// The settings' skill level from the three strength options: `UCI_Elo`'s level
+    /// under `UCI_LimitStrength`, else `Skill Level`; `None` at full strength.
+    fn update_skill(&mut self) {
         let level = if self.limit_strength {
             skill::level_for_elo(self.elo)
         } else {
             self.skill_level as f64
         };
-        (level < skill::FULL).then_some(level)
+        self.settings.skill = (level < skill::FULL).then_some(level);
     }
 
     /// Whether the `UCI_ShowWDL` option is on.
@@ -417,20 +456,18 @@ impl Engine {
         if let Err(e) = self.ensure_table() {
             log::warn!("{e}");
         }
-        limits.move_overhead = self.move_overhead;
-        limits.disabled = self.disabled;
-        limits.params = self.params;
-        limits.eval = self.eval.clone();
-        limits.skill = self.skill();
-        if limits.multipv == 0 {
-            limits.multipv = self.multipv;
-        }
-        let mut threads = self.threads;
         if let Some(s) = self.sandbox {
             limits.nodes = Some(limits.nodes.map_or(s.nodes, |n| n.min(s.nodes)));
             limits.depth = Some(limits.depth.map_or(s.depth, |d| d.min(s.depth)));
-            threads = threads.min(s.threads);
         }
+        // The search's own copy, which a search thread owns (a network is shared, not
+        // copied); a sandbox caps its threads.
+        let settings = Settings {
+            threads: self.sandbox.map_or(self.settings.threads, |s| {
+                self.settings.threads.min(s.threads)
+            }),
+            ..self.settings.clone()
+        };
         let pos = *self.game.position();
         let shared = Arc::clone(&self.shared);
         let stop_req = Arc::clone(&self.stop_requested);
@@ -443,8 +480,8 @@ impl Engine {
                 &pos,
                 self.game.keys(),
                 &limits,
+                &settings,
                 &shared,
-                threads,
                 &mut |i| on_info(&pos, i),
             );
             let held = Held {
@@ -467,7 +504,7 @@ impl Engine {
             .name("search".into())
             .stack_size(64 << 20)
             .spawn(move || {
-                let r = search(&pos, &keys, &limits, &shared, threads, &mut |i| {
+                let r = search(&pos, &keys, &limits, &settings, &shared, &mut |i| {
                     on_info(&pos, i)
                 });
                 // UCI: in infinite or ponder mode the answer waits for stop / ponderhit.
@@ -608,6 +645,54 @@ mod tests {
         assert!(rx.try_recv().unwrap().1.best.is_some());
         e.stop();
         assert!(rx.try_recv().is_err(), "reported once");
+    }
+
+    /// An option's text and the typed setter the web board and the command line
+    /// call leave the same settings.
+    #[test]
+    fn options_and_typed_setters_set_the_same_settings() {
+        let (mut a, mut b) = (Engine::new(), Engine::new());
+        let same = |a: &Engine, b: &Engine| {
+            let (s, t) = (a.settings(), b.settings());
+            assert_eq!(
+                (s.skill, s.multipv, s.threads, s.move_overhead, s.disabled),
+                (t.skill, t.multipv, t.threads, t.move_overhead, t.disabled)
+            );
+        };
+        a.set_option("UCI_LimitStrength", Some("true")).unwrap();
+        a.set_option("UCI_Elo", Some("1270")).unwrap();
+        b.set_strength(Strength::Elo(1270));
+        same(&a, &b);
+        assert_eq!(a.settings().skill, Some(10.0));
+        a.set_option("UCI_LimitStrength", Some("false")).unwrap();
+        a.set_option("Skill Level", Some("3")).unwrap();
+        b.set_strength(Strength::Level(3));
+        same(&a, &b);
+        assert_eq!(a.settings().skill, Some(3.0));
+        a.set_option("Skill Level", Some("20")).unwrap();
+        b.set_strength(Strength::Level(99));
+        same(&a, &b);
+        assert_eq!(a.settings().skill, None);
+        for (name, value) in [
+            ("MultiPV", "4"),
+            ("Threads", "3"),
+            ("Move Overhead", "99999"),
+            ("Ablation", "null,lmr"),
+        ] {
+            a.set_option(name, Some(value)).unwrap();
+        }
+        b.set_multipv(4);
+        b.set_threads(3);
+        b.set_move_overhead(99999);
+        b.set_ablation("null,lmr").unwrap();
+        same(&a, &b);
+        assert_eq!(a.settings().move_overhead, MAX_MOVE_OVERHEAD);
+        assert!(b.set_ablation("nul").is_err());
+        assert_eq!(
+            b.settings().disabled,
+            a.settings().disabled,
+            "kept on error"
+        );
     }
 
     #[test]

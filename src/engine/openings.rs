@@ -3,7 +3,7 @@
 //! `lancer match`; the UCI command `genfens` sends them as OpenBench's DATAGEN
 //! workloads ask (docs/protocols.md, "Command line" and "Commands").
 
-use super::Engine;
+use super::{Engine, Strength};
 use crate::rules::start::start_position;
 use crate::rules::variant::Variant;
 use crate::rules::{MoveList, Position, Variants};
@@ -136,10 +136,10 @@ const TABLE_MB: usize = 16;
 /// after every position searched, `tried` gets the number found and the number of
 /// lines tried. Returns the number found, less than `count` only when `count × 200 +
 /// 1000` lines gave too few. The same `rng` state gives the same openings: the engine
-/// searches them on one thread, at full strength, with a 16 MB table, from cleared
-/// tables (the hash table and the histories, as a new game would). Its game, threads
-/// and strength are as before afterwards, and its table of the size set is made
-/// again when next needed.
+/// searches them on one thread, one line, at full strength, with a 16 MB table, from
+/// cleared tables (the hash table and the histories, as a new game would). Its game
+/// and settings (threads, MultiPV, strength) are as before afterwards, and its table
+/// of the size set is made again when next needed.
 pub fn generate(
     engine: &mut Engine,
     starts: &Starts,
@@ -155,21 +155,21 @@ pub fn generate(
     };
     let saved = (
         engine.game.clone(),
-        engine.threads,
+        engine.settings.clone(),
         engine.skill_level,
         engine.limit_strength,
     );
     let hash_mb = engine.hash_mb;
     engine.set_hash(TABLE_MB)?;
     engine.clear_hash()?;
-    engine.threads = 1;
-    engine.skill_level = skill::FULL as i64;
-    engine.limit_strength = false;
+    engine.set_threads(1);
+    engine.set_multipv(1);
+    engine.set_strength(Strength::Level(skill::FULL as i64));
     let result = search_openings(engine, starts, count, spec, rng, found, tried);
     engine.stop();
     (
         engine.game,
-        engine.threads,
+        engine.settings,
         engine.skill_level,
         engine.limit_strength,
     ) = saved;
@@ -192,7 +192,6 @@ fn search_openings(
 ) -> Result<usize, String> {
     let limits = Limits {
         depth: Some(spec.depth.clamp(1, 64)),
-        multipv: 1,
         ..Default::default()
     };
     let (fewest, most) = (spec.plies.0, spec.plies.1.max(spec.plies.0));

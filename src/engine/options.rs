@@ -2,10 +2,12 @@
 //! `setoption`), XBoard announces and sets those it has no command of its own for
 //! (`feature option`, `option NAME=VALUE`), and the command line sets any of them
 //! (`--option NAME=VALUE`) and lists them (`lancer options`). An option added here
-//! appears everywhere.
+//! appears everywhere. Each row parses its text and calls the engine's typed setter
+//! or sets its field, so an option is set in one place, once, when it changes: the
+//! search's options go into the engine's [`crate::search::Settings`].
 
-use super::{Engine, DEFAULT_HASH, MAX_HASH, MAX_THREADS};
-use crate::search::{skill, SearchParams};
+use super::{Engine, DEFAULT_HASH, MAX_HASH, MAX_MOVE_OVERHEAD, MAX_MULTIPV, MAX_THREADS};
+use crate::search::{skill, EvalChoice, SearchParams};
 
 /// An option's type, default and range.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -145,7 +147,7 @@ pub const OPTIONS: &[EngineOption] = &[
         },
         shown: Shown::XboardCommand,
         set: |e, v| {
-            e.threads = number("Threads", v, 1, MAX_THREADS as i64)? as usize;
+            e.set_threads(number("Threads", v, 1, MAX_THREADS as i64)? as usize);
             Ok(())
         },
     },
@@ -154,11 +156,11 @@ pub const OPTIONS: &[EngineOption] = &[
         kind: OptionKind::Spin {
             default: 1,
             min: 1,
-            max: 500,
+            max: MAX_MULTIPV as i64,
         },
         shown: Shown::Everywhere,
         set: |e, v| {
-            e.multipv = number("MultiPV", v, 1, 500)? as usize;
+            e.set_multipv(number("MultiPV", v, 1, MAX_MULTIPV as i64)? as usize);
             Ok(())
         },
     },
@@ -167,11 +169,11 @@ pub const OPTIONS: &[EngineOption] = &[
         kind: OptionKind::Spin {
             default: 10,
             min: 0,
-            max: 5000,
+            max: MAX_MOVE_OVERHEAD as i64,
         },
         shown: Shown::Everywhere,
         set: |e, v| {
-            e.move_overhead = number("Move Overhead", v, 0, 5000)? as u64;
+            e.set_move_overhead(number("Move Overhead", v, 0, MAX_MOVE_OVERHEAD as i64)? as u64);
             Ok(())
         },
     },
@@ -214,6 +216,7 @@ pub const OPTIONS: &[EngineOption] = &[
         shown: Shown::Everywhere,
         set: |e, v| {
             e.skill_level = number("Skill Level", v, 0, skill::FULL as i64)?;
+            e.update_skill();
             Ok(())
         },
     },
@@ -223,6 +226,7 @@ pub const OPTIONS: &[EngineOption] = &[
         shown: Shown::UciOnly,
         set: |e, v| {
             e.limit_strength = switch("UCI_LimitStrength", v)?;
+            e.update_skill();
             Ok(())
         },
     },
@@ -236,6 +240,7 @@ pub const OPTIONS: &[EngineOption] = &[
         shown: Shown::UciOnly,
         set: |e, v| {
             e.elo = number("UCI_Elo", v, skill::MIN_ELO, skill::MAX_ELO)?;
+            e.update_skill();
             Ok(())
         },
     },
@@ -244,8 +249,7 @@ pub const OPTIONS: &[EngineOption] = &[
         kind: OptionKind::Text,
         shown: Shown::Everywhere,
         set: |e, v| {
-            use crate::search::EvalChoice;
-            e.eval = match v.map(str::trim) {
+            e.settings.eval = match v.map(str::trim) {
                 None | Some("") | Some("<empty>") => EvalChoice::Builtin,
                 Some(p) if p.eq_ignore_ascii_case("none") => EvalChoice::Hand,
                 Some(p) => {
@@ -270,10 +274,7 @@ pub const OPTIONS: &[EngineOption] = &[
         name: "Ablation",
         kind: OptionKind::Text,
         shown: Shown::Everywhere,
-        set: |e, v| {
-            e.disabled = crate::search::Feature::parse_list(v.unwrap_or(""))?;
-            Ok(())
-        },
+        set: |e, v| e.set_ablation(v.unwrap_or("")),
     },
     // One option for the whole table, so that GUIs do not list forty spins; each
     // parameter is also an option of its own name (unlisted), as SPSA tuners set them.
@@ -281,7 +282,7 @@ pub const OPTIONS: &[EngineOption] = &[
         name: "SearchParams",
         kind: OptionKind::Text,
         shown: Shown::Everywhere,
-        set: |e, v| e.params.apply(v.unwrap_or("")),
+        set: |e, v| e.settings.params.apply(v.unwrap_or("")),
     },
 ];
 
@@ -302,14 +303,9 @@ impl Engine {
         if SearchParams::info(name).is_some() {
             let v =
                 value.ok_or_else(|| format!("search parameter '{}' needs a value", name.trim()))?;
-            return self.params.set(name, v);
+            return self.settings.params.set(name, v);
         }
         Err(format!("unknown option '{}'", name.trim()))
-    }
-
-    /// The search's parameters as the options set them.
-    pub fn search_params(&self) -> &SearchParams {
-        &self.params
     }
 }
 
@@ -347,6 +343,6 @@ mod tests {
         assert!(e.set_option("No Such Option", Some("1")).is_err());
         assert!(e.set_option("Threads", Some("x")).is_err());
         e.set_option("Threads", Some("100000")).unwrap();
-        assert_eq!(e.threads(), MAX_THREADS);
+        assert_eq!(e.settings().threads, MAX_THREADS);
     }
 }

@@ -334,7 +334,6 @@ fn cmd_go(engine: &mut Engine, args: &str) {
     if l.mate.is_some() && l.depth.is_none() {
         l.depth = Some(2 * l.mate.unwrap_or(1) as i32 + 2);
     }
-    l.multipv = engine.multipv();
     let show_wdl = engine.show_wdl();
     if let Err(e) = engine.go(
         l,
@@ -368,7 +367,7 @@ fn cmd_eval(engine: &Engine) {
         b.scale,
         uci_score(b.for_side(pos.side()))
     ));
-    if let Some(net) = engine.eval.net_for(pos.variant()) {
+    if let Some(net) = engine.settings().eval.net_for(pos.variant()) {
         let v = net.evaluate(pos);
         out(&if net.residual {
             format!(

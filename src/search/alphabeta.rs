@@ -5,10 +5,10 @@
 //! where each move may be pruned, extended and searched with reductions.
 
 use super::history::Tried;
-use super::limits::Feature;
 use super::movepick::{MovePicker, Picked};
 use super::score::*;
 use super::see::see_ge;
+use super::settings::Feature;
 use super::tt::{Bound, TtHit};
 use super::worker::{Buf, Worker, BANK};
 use crate::rules::bitboard::*;
@@ -209,7 +209,7 @@ impl Worker<'_> {
         }
         let scores = &mut buf.scores;
         let tt_move = tt_hit.map_or(Move::NONE, |h| h.mv);
-        let disabled = self.limits().disabled;
+        let disabled = self.disabled;
         MovePicker::new(&self.heur, ply.min(MAX_PLY), tt_move, false, disabled).score(
             pos,
             list.as_slice(),
@@ -733,7 +733,7 @@ impl Worker<'_> {
             return score;
         }
         let scores = &mut buf.scores;
-        let disabled = self.limits().disabled;
+        let disabled = self.disabled;
         let mut best = -INF;
         let mut best_move = Move::NONE;
         let orig_alpha = alpha;

@@ -13,16 +13,18 @@ pub mod params;
 mod root;
 pub mod score;
 pub mod see;
+pub mod settings;
 pub mod skill;
 pub mod time;
 pub mod tt;
 pub mod wdl;
 mod worker;
 
-pub use limits::{EvalChoice, Feature, Limits};
+pub use limits::Limits;
 pub use params::SearchParams;
 pub use root::search;
 pub use score::{uci_score, Score, MATE, MATE_BOUND, MAX_PLY};
+pub use settings::{EvalChoice, Feature, Settings};
 
 use crate::rules::moves::Move;
 use history::Histories;

@@ -2,8 +2,8 @@
 //! borrows, and the search takes them best first.
 
 use super::history::Heuristics;
-use super::limits::Feature;
 use super::see::{see_ge, value as see_value};
+use super::settings::Feature;
 use crate::rules::moves::*;
 use crate::rules::piece::*;
 use crate::rules::Position;

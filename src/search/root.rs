@@ -1,8 +1,9 @@
 //! The root: iterative deepening with aspiration windows, MultiPV, time checks
 //! between iterations, and Lazy SMP helper threads.
 
-use super::limits::{Feature, Limits};
+use super::limits::Limits;
 use super::score::*;
+use super::settings::{Feature, Settings};
 use super::skill;
 use super::time;
 use super::tt::Bound;
@@ -18,14 +19,15 @@ use std::time::Instant;
 type Line = (i32, Vec<Move>);
 
 /// Runs a search on `pos` (with `history`: keys of earlier positions of the game, the
-/// current one last) and reports each completed iteration through `on_info`. The caller
-/// clears `shared.stop` first; setting it ends the search.
+/// current one last) within `limits`, searching as `settings` say, and reports each
+/// completed iteration through `on_info`. The caller clears `shared.stop` first;
+/// setting it ends the search.
 pub fn search(
     pos: &Position,
     history: &[u64],
     limits: &Limits,
+    settings: &Settings,
     shared: &Arc<Shared>,
-    threads: usize,
     on_info: &mut dyn FnMut(&Info),
 ) -> SearchResult {
     let start = Instant::now();
@@ -58,25 +60,26 @@ pub fn search(
     let shared = &**shared;
     std::thread::scope(|s| {
         let mut helpers = Vec::new();
-        for id in 1..threads.max(1) {
+        for id in 1..settings.threads.max(1) {
             let keys = keys.clone();
             helpers.push(
                 std::thread::Builder::new()
                     .stack_size(32 << 20)
                     .spawn_scoped(s, move || {
-                        helper(pos, &keys, limits, shared, id, max_depth, start)
+                        helper(pos, &keys, limits, settings, shared, id, max_depth, start)
                     })
                     .expect("spawn search thread"),
             );
         }
-        let tm = time::TimeManager::new(limits, pos.side(), pos.game_ply());
-        let mut w = Worker::new(shared, limits, &keys, true, start, tm.maximum);
+        let tm = time::TimeManager::new(limits, settings.move_overhead, pos.side(), pos.game_ply());
+        let mut w = Worker::new(shared, limits, settings, &keys, true, start, tm.maximum);
         w.use_net_of(pos.variant());
         w.report_to(on_info);
         let mut main = MainSearch {
             w,
             pos,
             limits,
+            settings,
             shared,
             tm,
             root_moves: root.len(),
@@ -92,8 +95,8 @@ pub fn search(
         };
         // A weakened search looks at a few lines and chooses among them (skill.rs); the
         // GUI still sees only the lines it asked for.
-        main.shown = limits.multipv.clamp(1, root.len());
-        main.multipv = match limits.skill {
+        main.shown = settings.multipv.clamp(1, root.len());
+        main.multipv = match settings.skill {
             Some(_) => main.shown.max(skill::CANDIDATES).min(root.len()),
             None => main.shown,
         };
@@ -112,16 +115,18 @@ pub fn search(
 
 /// A helper thread of Lazy SMP: iterative deepening until the main thread stops,
 /// every other thread one ply ahead.
+#[allow(clippy::too_many_arguments)]
 fn helper(
     pos: &Position,
     keys: &[u64],
     limits: &Limits,
+    settings: &Settings,
     shared: &Shared,
     id: usize,
     max_depth: i32,
     start: Instant,
 ) {
-    let mut w = Worker::new(shared, limits, keys, false, start, u64::MAX);
+    let mut w = Worker::new(shared, limits, settings, keys, false, start, u64::MAX);
     w.use_net_of(pos.variant());
     let mut d = 1 + (id as i32 % 2);
     while d <= max_depth && !shared.stop.load(Ordering::Relaxed) {
@@ -136,6 +141,7 @@ struct MainSearch<'a> {
     w: Worker<'a>,
     pos: &'a Position,
     limits: &'a Limits,
+    settings: &'a Settings,
     shared: &'a Shared,
     tm: time::TimeManager,
     root_moves: usize,
@@ -201,7 +207,7 @@ impl MainSearch<'_> {
         if self.w.stopped() {
             return false;
         }
-        if let Some(level) = self.limits.skill {
+        if let Some(level) = self.settings.skill {
             // Whole iterations, so that every candidate line is complete; a later
             // one that runs far over the budget is cut and the last whole one used.
             self.last_lines = lines;
@@ -218,13 +224,13 @@ impl MainSearch<'_> {
     /// widens while the score falls outside it; reports failed windows of long
     /// iterations.
     fn aspiration(&mut self, depth: i32, pv_idx: usize) -> i32 {
-        let p = self.limits.params;
+        let p = self.settings.params;
         let w = &mut self.w;
         w.seldepth = 0;
         let mut delta = p.asp_delta;
         let (mut a, mut b) = if depth >= p.asp_depth
             && pv_idx == 0
-            && self.limits.disabled & Feature::Aspiration as u32 == 0
+            && self.settings.disabled & Feature::Aspiration as u32 == 0
         {
             (self.prev_score - delta, self.prev_score + delta)
         } else {
@@ -364,7 +370,7 @@ impl MainSearch<'_> {
     fn result(self, fallback: Move) -> SearchResult {
         let nodes = self.total_nodes();
         let (mut bm, mut pm, mut score, depth) = self.best.unwrap_or((fallback, None, 0, 0));
-        if let Some(level) = self.limits.skill.filter(|_| !self.last_lines.is_empty()) {
+        if let Some(level) = self.settings.skill.filter(|_| !self.last_lines.is_empty()) {
             let lines = &self.last_lines;
             let (s, pv) = &lines[skill::pick(level, lines, &mut rand::thread_rng())];
             (bm, pm, score) = (pv[0], pv.get(1).copied(), *s);

@@ -45,13 +45,14 @@ impl TimeManager {
         fixed: false,
     };
 
-    /// Limits for side `us` at game ply `ply` (0 at the game's first move).
-    pub fn new(l: &Limits, us: Color, ply: u32) -> TimeManager {
+    /// Limits for side `us` at game ply `ply` (0 at the game's first move), with
+    /// `overhead` ms kept back from the clock for each move.
+    pub fn new(l: &Limits, overhead: u64, us: Color, ply: u32) -> TimeManager {
         if l.infinite {
             return TimeManager::UNTIMED;
         }
         if let Some(mt) = l.movetime {
-            let t = mt.saturating_sub(l.move_overhead).max(1);
+            let t = mt.saturating_sub(overhead).max(1);
             return TimeManager {
                 optimum: t,
                 maximum: t,
@@ -62,7 +63,6 @@ impl TimeManager {
             return TimeManager::UNTIMED;
         };
         let inc = l.inc[us.idx()];
-        let overhead = l.move_overhead;
         let mut mtg = l
             .movestogo
             .map_or(HORIZON, |m| (m as u64).clamp(1, HORIZON));
@@ -131,12 +131,14 @@ impl TimeManager {
 mod tests {
     use super::*;
 
+    /// The `Move Overhead` option's default.
+    const OVERHEAD: u64 = 10;
+
     fn clock(time: u64, inc: u64, mtg: Option<u32>) -> Limits {
         Limits {
             time: [Some(time), Some(time)],
             inc: [inc, inc],
             movestogo: mtg,
-            move_overhead: 10,
             ..Default::default()
         }
     }
@@ -146,7 +148,7 @@ mod tests {
         for (time, inc) in [(1000, 10), (10_000, 100), (60_000, 0), (5, 0), (300, 1000)] {
             for mtg in [None, Some(1), Some(2), Some(40)] {
                 for ply in [0, 20, 80, 300] {
-                    let tm = TimeManager::new(&clock(time, inc, mtg), Color::White, ply);
+                    let tm = TimeManager::new(&clock(time, inc, mtg), OVERHEAD, Color::White, ply);
                     assert!(
                         1 <= tm.optimum && tm.optimum <= tm.maximum && tm.maximum <= time,
                         "{time}+{inc} {mtg:?} ply {ply}: {tm:?}"
@@ -163,7 +165,7 @@ mod tests {
     /// inside the clock.
     #[test]
     fn ten_seconds_plus_a_tenth() {
-        let tm = TimeManager::new(&clock(10_000, 100, None), Color::White, 20);
+        let tm = TimeManager::new(&clock(10_000, 100, None), OVERHEAD, Color::White, 20);
         assert!((200..=600).contains(&tm.optimum), "{tm:?}");
         assert!(tm.maximum >= 3 * tm.optimum && tm.maximum <= 8000, "{tm:?}");
     }
@@ -172,10 +174,9 @@ mod tests {
     fn movetime_is_spent_whole() {
         let l = Limits {
             movetime: Some(1000),
-            move_overhead: 10,
             ..Default::default()
         };
-        let tm = TimeManager::new(&l, Color::Black, 7);
+        let tm = TimeManager::new(&l, OVERHEAD, Color::Black, 7);
         assert_eq!((tm.optimum, tm.maximum, tm.fixed), (990, 990, true));
         let p = IterationTrend {
             best_changes: 0.0,
@@ -190,7 +191,7 @@ mod tests {
 
     #[test]
     fn unsettled_search_takes_longer() {
-        let tm = TimeManager::new(&clock(60_000, 0, None), Color::White, 30);
+        let tm = TimeManager::new(&clock(60_000, 0, None), OVERHEAD, Color::White, 30);
         let settled = IterationTrend {
             best_changes: 0.0,
             score: 20,
@@ -224,7 +225,7 @@ mod tests {
             (u64::MAX, u64::MAX),
         ] {
             for mtg in [None, Some(1), Some(40)] {
-                let tm = TimeManager::new(&clock(time, inc, mtg), Color::White, 0);
+                let tm = TimeManager::new(&clock(time, inc, mtg), OVERHEAD, Color::White, 0);
                 assert!(
                     1 <= tm.optimum && tm.optimum <= tm.maximum && tm.maximum <= time,
                     "{time} {inc} {mtg:?}: {tm:?}"
@@ -232,7 +233,7 @@ mod tests {
             }
         }
         // A huge clock still leaves most of it unspent on one move.
-        let tm = TimeManager::new(&clock(u64::MAX, 0, None), Color::White, 0);
+        let tm = TimeManager::new(&clock(u64::MAX, 0, None), OVERHEAD, Color::White, 0);
         assert!(tm.maximum <= u64::MAX / 5 * 4);
     }
 }

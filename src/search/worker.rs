@@ -1,9 +1,10 @@
 //! A search thread's state: move buffers per ply, heuristics, the PV, the stop checks.
 
 use super::history::{Heuristics, Histories};
-use super::limits::{Feature, Limits};
+use super::limits::Limits;
 use super::params::SearchParams;
 use super::score::{MATE_BOUND, MAX_PLY};
+use super::settings::{Feature, Settings};
 use super::tt::Tt;
 use super::{Info, Shared};
 use crate::eval::evaluate;
@@ -129,8 +130,11 @@ pub(crate) struct Worker<'a> {
     bufs: Vec<Option<Box<Buf>>>,
     shared: &'a Shared,
     limits: &'a Limits,
-    /// The search's parameters (from the limits).
+    settings: &'a Settings,
+    /// The search's parameters and the features switched off, copied from the
+    /// settings: every node reads them.
     pub(crate) params: SearchParams,
+    pub(crate) disabled: u32,
     /// Late-move reductions by depth and move number, from the parameters.
     lmr: Box<[[u8; 64]; 64]>,
     stop: StopCheck,
@@ -152,6 +156,7 @@ impl<'a> Worker<'a> {
     pub(crate) fn new(
         shared: &'a Shared,
         limits: &'a Limits,
+        settings: &'a Settings,
         history_keys: &[u64],
         main: bool,
         start: Instant,
@@ -170,8 +175,10 @@ impl<'a> Worker<'a> {
             bufs: (0..2 * BANK).map(|_| None).collect(),
             shared,
             limits,
-            params: limits.params,
-            lmr: limits.params.lmr_table(),
+            settings,
+            params: settings.params,
+            disabled: settings.disabled,
+            lmr: settings.params.lmr_table(),
             stop: StopCheck {
                 main,
                 start,
@@ -205,9 +212,9 @@ impl<'a> Worker<'a> {
         }
     }
 
-    /// Uses the network the limits choose for `v`, if any.
+    /// Uses the network the settings choose for `v`, if any.
     pub(crate) fn use_net_of(&mut self, v: &crate::rules::Variant) {
-        self.eval.net = self.limits.eval.net_for(v);
+        self.eval.net = self.settings.eval.net_for(v);
         if self.eval.net.is_some() && self.eval.accs.is_empty() {
             self.eval.accs = vec![Accumulator::default(); MAX_PLY + 2];
         }
@@ -395,7 +402,7 @@ impl<'a> Worker<'a> {
 
     #[inline(always)]
     pub(crate) fn on(&self, f: Feature) -> bool {
-        self.limits.disabled & f as u32 == 0
+        self.disabled & f as u32 == 0
     }
 
     /// Takes the buffer of `slot` (a fresh one if it is in use or not yet made);

@@ -9,7 +9,7 @@
 //! lancer's move is then played as soon as a slot frees.
 
 use super::board::{line_json, refusal, side_letter, start_position};
-use crate::engine::{self, Engine, Info, Limits, MATE, MATE_BOUND};
+use crate::engine::{self, Engine, Info, Limits, Strength, MATE, MATE_BOUND};
 use crate::review::{self, Budget, Review};
 use crate::rules::notation::pgn::{self, NodeId, Tree, ROOT};
 use crate::rules::notation::{parse_any, san};
@@ -868,15 +868,10 @@ impl Session {
         if self.mode == Mode::Play {
             self.analysing = false;
         }
-        self.engine
-            .set_option("Skill Level", Some(&self.skill.to_string()))?;
-        match self.elo {
-            Some(e) => {
-                self.engine.set_option("UCI_LimitStrength", Some("true"))?;
-                self.engine.set_option("UCI_Elo", Some(&e.to_string()))?;
-            }
-            None => self.engine.set_option("UCI_LimitStrength", Some("false"))?,
-        }
+        self.engine.set_strength(match self.elo {
+            Some(e) => Strength::Elo(e),
+            None => Strength::Level(self.skill),
+        });
         Ok(())
     }
 
@@ -974,10 +969,10 @@ impl Session {
         match kind {
             Search::Analysis => {
                 limits.movetime = Some(MAX_ANALYSIS_MS);
-                limits.multipv = self.multipv;
+                self.engine.set_multipv(self.multipv);
             }
             _ => {
-                limits.multipv = 1;
+                self.engine.set_multipv(1);
                 match (self.clock, self.clocks_now()) {
                     (Some((_, inc)), Some(c)) => {
                         limits.time = [Some(c[0].max(1) as u64), Some(c[1].max(1) as u64)];

@@ -76,7 +76,6 @@ fn play(
     let mut rng = game_rng(cfg.seed, g);
     let limits = Limits {
         nodes: Some(cfg.nodes),
-        multipv: 1,
         ..Default::default()
     };
     let mut list = MoveList::new();
