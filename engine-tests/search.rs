@@ -114,7 +114,7 @@ const BENCH_NODES: u64 = 293719;
 
 #[test]
 fn bench_nodes_are_pinned() {
-    let (nodes, _) = lancer::bench::run(variants(), 9).unwrap();
+    let (nodes, _) = lancer::engine::bench::run(variants(), 9).unwrap();
     assert_eq!(
         nodes, BENCH_NODES,
         "bench changed: update BENCH_NODES if the search was meant to change"
@@ -153,7 +153,7 @@ fn every_ablation_switch_changes_the_search() {
         go_with(&mate, &[mate.key()], depth(8), &settings).nodes
     };
     let full_mate = mate_nodes(0);
-    let full = lancer::bench::nodes_per_position(variants(), 9, "").unwrap();
+    let full = lancer::engine::bench::nodes_per_position(variants(), 9, "").unwrap();
     assert_eq!(full.iter().sum::<u64>(), BENCH_NODES);
     let mut same = Vec::new();
     // History pruning needs histories deep in the red, which depth 9 may not reach.
@@ -162,12 +162,13 @@ fn every_ablation_switch_changes_the_search() {
         if mate_nodes(f as u32) != full_mate {
             continue;
         }
-        if lancer::bench::nodes_per_position(variants(), 9, name).unwrap() != full {
+        if lancer::engine::bench::nodes_per_position(variants(), 9, name).unwrap() != full {
             continue;
         }
-        let full12 = deeper
-            .get_or_insert_with(|| lancer::bench::nodes_per_position(variants(), 12, "").unwrap());
-        if lancer::bench::nodes_per_position(variants(), 12, name).unwrap() == *full12 {
+        let full12 = deeper.get_or_insert_with(|| {
+            lancer::engine::bench::nodes_per_position(variants(), 12, "").unwrap()
+        });
+        if lancer::engine::bench::nodes_per_position(variants(), 12, name).unwrap() == *full12 {
             same.push(name);
         }
     }
@@ -175,7 +176,7 @@ fn every_ablation_switch_changes_the_search() {
         same.is_empty(),
         "switching these off changes nothing: {same:?}"
     );
-    let e = lancer::bench::nodes_per_position(variants(), 1, "nul").unwrap_err();
+    let e = lancer::engine::bench::nodes_per_position(variants(), 1, "nul").unwrap_err();
     assert!(
         e.contains("unknown search feature 'nul' (null, lmr, "),
         "{e}"

@@ -1,7 +1,6 @@
 //! lancer: a chess-variant engine for Full Cavalry, 8-Piece Chess, Randomized 8-Piece
 //! Chess, The Royal Standard and Lighthouse (plus chess and Chess960).
 
-pub mod bench;
 pub mod cli;
 pub mod diagram;
 pub mod engine;

@@ -1,7 +1,7 @@
 //! `lancer analyse`: a search of one position, its info lines with the PV in SAN.
 
 use super::{engine_for, variant, PositionArgs};
-use crate::engine::Engine;
+use crate::engine::{Engine, Limits};
 use crate::rules::notation::parse_any;
 use crate::rules::start::start_position;
 use crate::rules::{Color, Position, Variants};
@@ -36,7 +36,6 @@ pub struct AnalyseArgs {
 pub(super) fn run_analyse(vs: &Variants, a: AnalyseArgs) -> Result<(), String> {
     use crate::protocol::uci::{bestmove_line, info_line};
     use crate::rules::notation::san;
-    use crate::search::Limits;
     let v = variant(vs, &a.pos.variant)?;
     let start = match &a.pos.fen {
         Some(f) => Position::from_efen(v, f).map_err(|e| format!("bad EFEN: {e}"))?,

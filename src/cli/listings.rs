@@ -79,7 +79,7 @@ pub(super) fn print_options() {
 
 /// `lancer params`: the search's parameters, one a line.
 pub(super) fn print_params() {
-    use crate::search::SearchParams;
+    use crate::engine::SearchParams;
     for p in SearchParams::TABLE {
         println!(
             "{:<18} {:>5}  {:>5}..{:<5}  {}",

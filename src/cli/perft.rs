@@ -90,7 +90,7 @@ pub(super) fn run_perft(vs: &Variants, mut a: PerftArgs) -> Result<(), String> {
 
 /// Searches the bench positions; prints the nodes and the speed.
 pub(super) fn run_bench(vs: &Variants, a: BenchArgs) -> Result<(), String> {
-    let (nodes, nps) = crate::bench::run(vs, a.depth)?;
+    let (nodes, nps) = crate::engine::bench::run(vs, a.depth)?;
     println!("{nodes} nodes");
     println!("{nps} nps");
     Ok(())

@@ -112,7 +112,7 @@ pub struct TrainArgs {
     #[arg(long)]
     pub whole: bool,
     /// Hidden units per side (1 to 256); fewer learn from less data.
-    #[arg(long, default_value_t = crate::eval::nnue::DEFAULT_HIDDEN)]
+    #[arg(long, default_value_t = crate::training::train::DEFAULT_HIDDEN)]
     pub hidden: usize,
     /// Also give pieces held by a jailer inputs of their own (variants with jailers).
     #[arg(long)]
@@ -213,9 +213,9 @@ pub(super) fn run_train(vs: &Variants, a: TrainArgs) -> Result<(), String> {
         kings: a.kings,
         outputs: a.outputs,
         activation: if a.screlu {
-            crate::eval::nnue::Activation::Screlu
+            crate::training::train::Activation::Screlu
         } else {
-            crate::eval::nnue::Activation::Crelu
+            crate::training::train::Activation::Crelu
         },
         init: a.init,
         teacher: a.teacher,

@@ -10,28 +10,51 @@
 //! parameters, ablation, skill, move overhead, MultiPV, threads; the search's own
 //! type, `search::Settings`). The engine holds one `Settings`, changed only when an
 //! option changes and passed by reference; `go` copies nothing into the limits.
+//!
+//! The engine is the one door to the search and the evaluation: the protocols
+//! (`protocol/`), the web board (`serve/`), the command line (`cli/`) and the referee
+//! import `crate::engine`, never `crate::search` or `crate::eval` (the test
+//! `engine-tests/door.rs` fails on such an import, with its file and line). What
+//! they need is re-exported or offered here:
+//! - a search's input and output: [`Limits`], [`Info`] (with its [`Bound`]),
+//!   [`SearchResult`], [`Score`] (mates as moves, UCI's and CECP's forms), [`MATE`]
+//!   and [`MATE_BOUND`] for raw scores;
+//! - how it searches: [`Settings`] (read with [`Engine::settings`], changed by the
+//!   typed setters or [`Engine::set_option`]), [`Strength`], [`MIN_ELO`]..[`MAX_ELO`],
+//!   [`SearchParams`] (the table `lancer params` lists);
+//! - judgements of a position: [`wdl`] (win/draw/loss chances by the variant's
+//!   model), [`Engine::eval_report`] (the `eval` command's lines);
+//! - [`bench`] (`lancer bench`, UCI's `bench`) and [`openings`] (`lancer openings`,
+//!   `genfens`).
+//!
+//! Something else a front end needs of the search or the evaluation is added here
+//! (a re-export, or a function of the engine), not imported around the door.
 
+pub mod bench;
+mod eval_report;
 pub mod openings;
 pub mod options;
 
 use crate::rules::notation::parse_move;
 use crate::rules::variant::Variant;
 use crate::rules::{Game, Move, Position, Variants};
-use crate::search::{search, skill, Settings, Shared};
+use crate::search::{search, skill, Shared};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::thread::JoinHandle;
 
-pub use crate::search::{Info, Limits, Score, SearchResult, MATE, MATE_BOUND};
-
-/// The lowest and highest `UCI_Elo` (the scale of docs/protocols.md, Playing strength).
-pub const ELO_RANGE: (i64, i64) = (skill::MIN_ELO, skill::MAX_ELO);
+pub use crate::search::skill::{MAX_ELO, MIN_ELO};
+pub use crate::search::tt::Bound;
+pub use crate::search::{
+    Info, Limits, Score, SearchParams, SearchResult, Settings, MATE, MATE_BOUND,
+};
 
 /// Win, draw and loss chances in per mille (they add up to 1000) for the side to
 /// move of `score` (centipawns or a mate, its view) at game ply `ply`, by
-/// `variant`'s model (docs/protocols.md, Win, draw, loss).
+/// `variant`'s model (`UCI_ShowWDL`; docs/protocols.md, Win, draw, loss).
 pub fn wdl(variant: &Variant, score: i32, ply: u32) -> [u32; 3] {
-    crate::search::wdl::wdl(&crate::search::wdl::model(variant), score, ply)
+    use crate::search::wdl;
+    wdl::wdl(&wdl::model(variant), score, ply)
 }
 
 /// Default transposition table size (MB).
@@ -51,7 +74,7 @@ pub const MAX_MOVE_OVERHEAD: u64 = 5000;
 pub enum Strength {
     /// A skill level from 0 to 20 (20 is full strength; clamped).
     Level(i64),
-    /// The level that plays at this Elo (clamped to `skill::MIN_ELO..=skill::MAX_ELO`).
+    /// The level that plays at this Elo (clamped to [`MIN_ELO`]..=[`MAX_ELO`]).
     Elo(i64),
 }
 
@@ -697,8 +720,7 @@ mod tests {
 
     #[test]
     fn a_sandboxed_bench_keeps_to_the_sandbox() {
-        let (nodes, _) =
-            crate::bench::run_in(&Variants::builtin(), 9, Some(Sandbox::FUZZ)).unwrap();
+        let (nodes, _) = bench::run_in(&Variants::builtin(), 9, Some(Sandbox::FUZZ)).unwrap();
         let most = Sandbox::FUZZ.bench as u64 * Sandbox::FUZZ.nodes;
         assert!(nodes > 0 && nodes <= most, "{nodes} nodes, at most {most}");
     }

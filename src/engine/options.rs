@@ -286,6 +286,12 @@ pub const OPTIONS: &[EngineOption] = &[
     },
 ];
 
+/// Whether XBoard's `option NAME=VALUE` may set `name` (any letter case): an option
+/// XBoard may set, or a search parameter.
+pub fn xboard_settable(name: &str) -> bool {
+    find(name).is_some_and(|o| o.xboard_settable()) || SearchParams::info(name).is_some()
+}
+
 /// The option of that name (any letter case).
 pub fn find(name: &str) -> Option<&'static EngineOption> {
     OPTIONS

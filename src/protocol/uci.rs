@@ -5,14 +5,11 @@
 use super::board::diagram;
 use super::out;
 use crate::engine::options::{OptionKind, OPTIONS};
-use crate::engine::Engine;
-use crate::eval::breakdown;
+use crate::engine::{wdl, Bound, Engine, Info, Limits, Score, SearchResult};
 use crate::rules::notation::{move_text, parse_move};
 use crate::rules::perft;
 use crate::rules::variant::Goal;
 use crate::rules::Position;
-use crate::search::tt::Bound;
-use crate::search::{uci_score, wdl, Info, Limits, Score, SearchResult};
 use vampirc_uci::{Serializable, UciInfoAttribute, UciMessage, UciOptionConfig};
 
 /// An error as UCI allows it: an `info string` line (stdout carries protocol lines only).
@@ -191,7 +188,7 @@ pub fn info_line(pos: &Position, i: &Info, show_wdl: bool) -> String {
     }
     let mut text = msg.serialize();
     if show_wdl {
-        let [w, d, l] = wdl::wdl(&wdl::model(pos.variant()), i.score, pos.game_ply());
+        let [w, d, l] = wdl(pos.variant(), i.score, pos.game_ply());
         // Right after the score, before a bound, as Stockfish writes it.
         let at = [" lowerbound", " upperbound", " nodes "]
             .iter()
@@ -345,44 +342,8 @@ fn cmd_go(engine: &mut Engine, args: &str) {
 }
 
 fn cmd_eval(engine: &Engine) {
-    // Every number is shown with what it adds to, so the lines can be checked by hand:
-    // the terms sum to `sum`, `sum` blends by the phase, the tempo goes to the mover.
-    let pos = engine.position();
-    let b = breakdown(pos);
-    let row = |name: &str, s: crate::eval::MgEg| {
-        format!("info string eval {name:<9} mg {:>6} eg {:>6}", s.mg, s.eg)
-    };
-    for (name, s) in b.terms() {
-        out(&row(name, s));
-    }
-    out(&format!("{} (White's view)", row("sum", b.sum())));
-    out(&format!(
-        "info string eval phase {} / 256: {} (White's view)",
-        b.phase,
-        b.tapered()
-    ));
-    out(&format!(
-        "info string eval tempo {}, counter scale {} / 256: total {} (side to move)",
-        b.tempo(),
-        b.scale,
-        uci_score(b.for_side(pos.side()))
-    ));
-    if let Some(net) = engine.settings().eval.net_for(pos.variant()) {
-        let v = net.evaluate(pos);
-        out(&if net.residual {
-            format!(
-                "info string eval network {} correction {}: {} (side to move; the search uses this one)",
-                net.name,
-                uci_score(v),
-                uci_score(b.for_side(pos.side()) + v)
-            )
-        } else {
-            format!(
-                "info string eval network {} {} (side to move; the search uses this one)",
-                net.name,
-                uci_score(v)
-            )
-        });
+    for line in engine.eval_report() {
+        out(&format!("info string {line}"));
     }
 }
 
@@ -522,7 +483,7 @@ pub fn handle(engine: &mut Engine, raw: &str) -> bool {
         "bench" => {
             engine.stop();
             let depth = engine.capped_depth(rest.parse::<i32>().unwrap_or(9).clamp(1, 30));
-            match crate::bench::run_in(engine.variants(), depth, engine.sandbox()) {
+            match crate::engine::bench::run_in(engine.variants(), depth, engine.sandbox()) {
                 Ok((n, nps)) => {
                     out(&format!("{n} nodes"));
                     out(&format!("{nps} nps"));

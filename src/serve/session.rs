@@ -9,7 +9,7 @@
 //! lancer's move is then played as soon as a slot frees.
 
 use super::board::{line_json, refusal, side_letter, start_position};
-use crate::engine::{self, Engine, Info, Limits, Strength, MATE, MATE_BOUND};
+use crate::engine::{self, Engine, Info, Limits, Strength, MATE, MATE_BOUND, MAX_ELO, MIN_ELO};
 use crate::review::{self, Budget, Review};
 use crate::rules::notation::pgn::{self, NodeId, Tree, ROOT};
 use crate::rules::notation::{parse_any, san};
@@ -827,7 +827,7 @@ impl Session {
             Some(s) => in_range("skill", s, 0, 20, "")?,
             None => self.skill,
         };
-        let (lo, hi) = engine::ELO_RANGE;
+        let (lo, hi) = (MIN_ELO, MAX_ELO);
         let elo = match msg.get("elo") {
             Some(Value::Null) => None,
             Some(_) => Some(in_range(

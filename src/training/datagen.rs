@@ -8,11 +8,10 @@
 //! add up to a larger set.
 
 use super::data::{self, Header};
-use crate::engine::Engine;
+use crate::engine::{Engine, Limits, MATE_BOUND};
 use crate::progress::Progress;
 use crate::rules::start::start_position;
 use crate::rules::{Color, MoveList, MoveType, Position, Variant, Variants};
-use crate::search::{Limits, MATE_BOUND};
 use rand::{Rng, SeedableRng};
 use std::collections::BTreeMap;
 use std::io::Write;

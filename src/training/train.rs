@@ -23,7 +23,9 @@
 
 use super::model::{self, Encoded, Model, CLIP1};
 use super::optim::{sigmoid32, Adam};
-use crate::eval::nnue::{self, Activation, KingBuckets, Shape, HIDDEN};
+use crate::eval::nnue::{self, KingBuckets, Shape, HIDDEN};
+/// The network's activation and default width, as [`TrainConfig`] takes them.
+pub use crate::eval::nnue::{Activation, DEFAULT_HIDDEN};
 use crate::rules::piece::Color;
 use crate::rules::{Position, Variant};
 use rand::seq::SliceRandom;

@@ -150,9 +150,7 @@ impl Session {
         };
         if k.eq_ignore_ascii_case(FULL_TEXT_OPTION) {
             self.full_text = v == Some("1");
-        } else if crate::engine::options::find(k).is_some_and(|o| o.xboard_settable())
-            || crate::search::SearchParams::info(k).is_some()
-        {
+        } else if crate::engine::options::xboard_settable(k) {
             if let Err(e) = self.engine.set_option(k, v) {
                 error(&e, line);
             }

@@ -17,6 +17,7 @@
 
 use super::out;
 use crate::engine::{Engine, MAX_HASH, MAX_THREADS};
+use crate::engine::{Info, Limits, Score, SearchResult};
 use crate::rules::bitboard::{parse_square, square};
 use crate::rules::notation::xboard::{
     hidden_bearers, parse_xboard_move, xboard_move, xboard_move_full, xboard_writable,
@@ -25,7 +26,6 @@ use crate::rules::notation::xboard::{
 use crate::rules::notation::xboard_fen::{efen_from_xboard, xboard_fen};
 use crate::rules::variant::Start;
 use crate::rules::{Color, Kind, Move, MoveList, MoveType, Outcome, Position};
-use crate::search::{Info, Limits, Score, SearchResult};
 use std::sync::mpsc::{channel, Sender};
 
 mod commands;

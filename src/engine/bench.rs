@@ -1,9 +1,10 @@
-//! `lancer bench`: a fixed set of positions from every variant searched to a fixed
-//! depth on one thread. The node total is a signature of the search's behaviour.
+//! `lancer bench` and UCI's `bench`: a fixed set of positions from every variant
+//! searched to a fixed depth on one thread. The node total is a signature of the
+//! search's behaviour. It lives in the engine, below both callers, and searches
+//! through the engine's own door like any other client.
 
-use crate::engine::{Engine, Sandbox};
+use super::{Engine, Limits, Sandbox};
 use crate::rules::Variants;
-use crate::search::Limits;
 use std::time::Instant;
 
 /// (variant, EFEN or "start", moves played first).
