@@ -7,5 +7,6 @@ pub mod data;
 pub mod datagen;
 pub mod model;
 pub mod optim;
+mod teacher;
 pub mod train;
 pub mod tune;

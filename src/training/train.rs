@@ -23,6 +23,7 @@
 
 use super::model::{self, Encoded, Model, CLIP1};
 use super::optim::{sigmoid32, Adam};
+use super::teacher::{blend, Teacher};
 use crate::eval::nnue::{self, KingBuckets, Shape, HIDDEN};
 /// The network's activation and default width, as [`TrainConfig`] takes them.
 pub use crate::eval::nnue::{Activation, DEFAULT_HIDDEN};
@@ -71,42 +72,6 @@ pub struct TrainConfig {
     pub teacher_weight: f32,
 }
 
-/// The evaluation a training learns from beside its labels: the hand-made one and
-/// perhaps a network.
-struct Teacher {
-    net: Option<nnue::Net>,
-    builtin: Option<&'static nnue::Net>,
-}
-
-impl Teacher {
-    /// The teacher `name` names for `v` (see [`TrainConfig::teacher`]).
-    fn new(v: &'static Variant, name: &str) -> Result<Teacher, String> {
-        if name == "builtin" {
-            return Ok(Teacher {
-                net: None,
-                builtin: nnue::builtin(v),
-            });
-        }
-        let net = nnue::load(name).map_err(|e| format!("train: teacher {e}"))?;
-        if !net.covers(v) {
-            return Err(format!("train: teacher {name} cannot judge {}", v.name));
-        }
-        Ok(Teacher {
-            net: Some(net),
-            builtin: None,
-        })
-    }
-
-    /// Its static evaluation of `pos` for the side to move, centipawns.
-    fn judge(&self, pos: &Position) -> f32 {
-        match self.net.as_ref().or(self.builtin) {
-            Some(n) if !n.residual => n.evaluate(pos) as f32,
-            Some(n) => (crate::eval::evaluate(pos) + n.evaluate(pos)) as f32,
-            None => crate::eval::evaluate(pos) as f32,
-        }
-    }
-}
-
 /// One training position: its encoding, result and score for the side to move, and
 /// the hand-made evaluation for the side to move (centipawns) where it is wanted.
 #[derive(Clone, Copy)]
@@ -137,15 +102,6 @@ impl Data {
 
 fn target(s: &Labelled, lambda: f32) -> f32 {
     lambda * s.result + (1.0 - lambda) * sigmoid32(s.score / nnue::SCALE as f32)
-}
-
-/// The score whose expected result is the share `w` of the teacher's `t` and the rest
-/// of the search's `score` (centipawns, side to move).
-fn blend(score: f32, t: f32, w: f32) -> f32 {
-    let scale = nnue::SCALE as f32;
-    let p = (1.0 - w) * sigmoid32(score / scale) + w * sigmoid32(t / scale);
-    let p = p.clamp(1e-6, 1.0 - 1e-6);
-    scale * (p / (1.0 - p)).ln()
 }
 
 /// What the network adds to: the hand-made evaluation for a correction, else nothing.

@@ -1,7 +1,7 @@
 //! The hidden layer's sums of one position for both views, kept by the search one per
 //! ply and brought up to date from a neighbour's ([`super::Net::update`]).
 
-use super::features::Perspective;
+use super::kings::Perspective;
 use super::{HIDDEN, MAX_GROUPS};
 use crate::rules::bitboard::Bitboard;
 

@@ -1,7 +1,7 @@
 //! The network file: reading ([`Net::parse`], [`load`]) and writing ([`write`]) the
 //! format described in docs/protocols.md, Networks.
 
-use super::features::{KingBuckets, MAX_KING_BUCKETS};
+use super::kings::{KingBuckets, MAX_KING_BUCKETS};
 use super::network::{Activation, MAX_OUTPUT_BUCKETS, MAX_SCRELU_W2, OUTPUT_TABLE};
 use super::{Group, Layout, Net, HIDDEN, MAGIC, MAX_GROUPS};
 

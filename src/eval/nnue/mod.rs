@@ -13,7 +13,7 @@
 //! A network is either the whole evaluation or a correction added to the hand-made one
 //! (a flag in its file). Its inputs may be relative to each side's king (a copy of
 //! them per bucket of king squares, and the board turned left to right for a king on
-//! the right half: [`features::KingBuckets`]); its hidden units are clipped ReLUs or
+//! the right half: [`KingBuckets`]); its hidden units are clipped ReLUs or
 //! squared clipped ReLUs ([`Activation`]); and its output layer may have a bucket per
 //! range of the count of pieces on the board.
 //!
@@ -27,12 +27,14 @@ mod accumulator;
 mod builtin;
 pub mod features;
 pub mod format;
+mod kings;
 mod network;
 
 pub use accumulator::Accumulator;
 pub use builtin::{builtin, builtin_names, check};
-pub use features::{Group, KingBuckets, Layout, Perspective, MAX_GROUPS, MAX_KING_BUCKETS};
+pub use features::{Group, Layout, MAX_GROUPS};
 pub use format::{load, write, Shape};
+pub use kings::{KingBuckets, Perspective, MAX_KING_BUCKETS};
 pub use network::{
     output_table, Activation, Net, Unscaled, MAX_OUTPUT_BUCKETS, MAX_SCRELU_W2, OUTPUT_TABLE,
 };

@@ -1,7 +1,7 @@
 //! A loaded network and its arithmetic: building and updating accumulators, and the
 //! output for the side to move.
 
-use super::features::Perspective;
+use super::kings::Perspective;
 use super::{Accumulator, Layout, MAX_GROUPS, QA, QB, SCALE};
 use crate::rules::bitboard::{popcount, Bitboard};
 use crate::rules::piece::Color;
