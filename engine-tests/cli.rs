@@ -1579,3 +1579,93 @@ fn wdl_fit_cross_validates_by_game() {
     assert!(refit_halves >= refit_all - 1e-4, "{out}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// `lancer dump` prints a data file's positions as the text lines `train` reads, one
+/// per position, in order; `relabel.py` replaces their scores with another UCI
+/// engine's (lancer itself here, in Lighthouse), and `train` reads the result.
+#[test]
+fn dump_and_relabel() {
+    let (dir, data) = small_datagen("dump", "lighthouse");
+    let data_s = data.to_str().unwrap();
+    let o = lancer(&["dump", "--variant", "lighthouse", data_s]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines.len() > 20, "{text}");
+    for l in &lines {
+        let f: Vec<&str> = l.split(" | ").collect();
+        assert_eq!(f.len(), 3, "{l}");
+        assert!(["1-0", "0-1", "1/2-1/2"].contains(&f[1]), "{l}");
+        assert!(f[2].parse::<f32>().is_ok(), "{l}");
+    }
+    // The text trains as the binary file does: the same positions.
+    let txt = dir.join("lighthouse.txt");
+    std::fs::write(&txt, &text).unwrap();
+    let net = dir.join("t.nnue");
+    let o = lancer(&[
+        "train",
+        "--variant",
+        "lighthouse",
+        "--epochs",
+        "1",
+        "-o",
+        net.to_str().unwrap(),
+        txt.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let n = lines.len() * 2; // mirrored too
+    assert!(
+        stderr(&o).contains(&format!("{n} positions")),
+        "{}",
+        stderr(&o)
+    );
+    // Bad input: a missing file and a file of another variant fail in one line.
+    assert_clean_failure(
+        &lancer(&["dump", "--variant", "lighthouse", "/nonexistent.data"]),
+        "/nonexistent.data",
+    );
+    assert_clean_failure(
+        &lancer(&["dump", "--variant", "chess", data_s]),
+        "not chess",
+    );
+    // relabel.py with lancer as the other engine, every other line.
+    let script =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("engine-tests/scripts/relabel.py");
+    let mut child = Command::new("python3")
+        .arg(&script)
+        .args([
+            "--engine",
+            env!("CARGO_BIN_EXE_lancer"),
+            "--nodes",
+            "200",
+            "--every",
+            "2",
+            "--option",
+            "UCI_Variant=lighthouse",
+        ])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("python3 runs");
+    {
+        use std::io::Write;
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(text.as_bytes())
+            .unwrap();
+    }
+    let o = child.wait_with_output().unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    let relabelled: Vec<&str> = out.lines().collect();
+    assert_eq!(relabelled.len(), lines.len().div_ceil(2), "{out}");
+    for (r, l) in relabelled.iter().zip(lines.iter().step_by(2)) {
+        let (rf, lf): (Vec<&str>, Vec<&str>) = (r.split(" | ").collect(), l.split(" | ").collect());
+        assert_eq!(rf[..2], lf[..2], "same position and result");
+        let s: i32 = rf[2].parse().unwrap_or_else(|_| panic!("{r}"));
+        assert!(s.abs() <= 3000, "{r}");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}

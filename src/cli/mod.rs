@@ -22,7 +22,7 @@ pub use listings::VariantsArgs;
 pub use openings::OpeningsArgs;
 pub use perft::{BenchArgs, PerftArgs};
 pub use referee::{MatchArgs, PgnCheckArgs};
-pub use training::{DatagenArgs, TrainArgs, TuneArgs};
+pub use training::{DatagenArgs, DumpArgs, TrainArgs, TuneArgs};
 
 use crate::engine::Engine;
 use crate::rules::notation::{move_text, parse_any};
@@ -37,7 +37,7 @@ use listings::{print_options, print_params, run_variants};
 use openings::run_openings;
 use perft::{run_bench, run_perft};
 use referee::{run_match, run_pgn_check};
-use training::{run_datagen, run_train, run_tune};
+use training::{run_datagen, run_dump, run_train, run_tune};
 
 /// lancer: a chess-variant engine (UCI and XBoard).
 #[derive(Parser, Debug)]
@@ -91,6 +91,8 @@ pub enum Command {
     Tune(TuneArgs),
     /// Train a network on `lancer datagen` positions (writes the network file the build embeds).
     Train(TrainArgs),
+    /// Print data files' positions as text lines `EFEN | result | score` (what `train` and `tune` read too).
+    Dump(DumpArgs),
     /// A board in the browser: play and analyse every variant (prints its URL).
     Serve(ServeArgs),
 }
@@ -314,6 +316,7 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
         Some(Command::Datagen(a)) => Ok(run_datagen(&vs, a)?),
         Some(Command::Tune(a)) => Ok(run_tune(&vs, a)?),
         Some(Command::Train(a)) => Ok(run_train(&vs, a)?),
+        Some(Command::Dump(a)) => Ok(run_dump(&vs, a)?),
         Some(Command::Serve(a)) => Ok(crate::serve::run(vs, &a.host, a.port, a.token)?),
         Some(Command::Uci) => {
             crate::protocol::uci::run(None, vs);

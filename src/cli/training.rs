@@ -226,3 +226,42 @@ pub(super) fn run_train(vs: &Variants, a: TrainArgs) -> Result<(), String> {
     eprintln!("wrote {}", a.output);
     Ok(())
 }
+
+/// `lancer dump`.
+#[derive(Args, Debug)]
+pub struct DumpArgs {
+    /// Variant name (see `lancer variants`).
+    #[arg(long)]
+    pub variant: String,
+    /// Data files of `lancer datagen` (or text lines).
+    #[arg(required = true, value_name = "DATA")]
+    pub data: Vec<String>,
+}
+
+/// Prints the positions of data files as text lines, in file order, so that another
+/// program (docs/training.md, Labels from another engine) can read or relabel them.
+pub(super) fn run_dump(vs: &Variants, a: DumpArgs) -> Result<(), String> {
+    use std::io::Write;
+    let v = variant(vs, &a.variant)?;
+    let out = std::io::stdout();
+    let mut out = std::io::BufWriter::new(out.lock());
+    let mut failed = None;
+    crate::training::data::read_each(v, &a.data, |samples| {
+        for s in samples {
+            let result = match s.result {
+                r if r > 0.75 => "1-0",
+                r if r < 0.25 => "0-1",
+                _ => "1/2-1/2",
+            };
+            if failed.is_none() {
+                if let Err(e) = writeln!(out, "{} | {result} | {}", s.pos.efen(), s.score) {
+                    failed = Some(e);
+                }
+            }
+        }
+    })?;
+    match failed {
+        Some(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(format!("stdout: {e}")),
+        _ => Ok(()),
+    }
+}
