@@ -1274,16 +1274,7 @@ fn slow_and_idle_clients_do_not_stop_the_server() {
             .spawn()
             .unwrap(),
     );
-    let mut line = String::new();
-    BufReader::new(child.0.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let addr: SocketAddr = line
-        .trim()
-        .trim_start_matches("lancer serve: http://")
-        .trim_end_matches('/')
-        .parse()
-        .unwrap();
+    let addr = common::served_address(child.0.stdout.take().unwrap());
     let mut slow = Vec::new();
     for _ in 0..1000 {
         let mut s = TcpStream::connect(addr).unwrap();

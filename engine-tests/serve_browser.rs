@@ -1024,18 +1024,7 @@ fn the_page_reconnects_after_a_restart() {
             .stderr(std::process::Stdio::null())
             .spawn()
             .unwrap();
-        let mut line = String::new();
-        std::io::BufRead::read_line(
-            &mut std::io::BufReader::new(c.stdout.take().unwrap()),
-            &mut line,
-        )
-        .unwrap();
-        let addr: SocketAddr = line
-            .trim()
-            .trim_start_matches("lancer serve: http://")
-            .trim_end_matches('/')
-            .parse()
-            .unwrap_or_else(|_| panic!("{line}"));
+        let addr = common::served_address(c.stdout.take().unwrap());
         (c, addr)
     };
     let (mut first, addr) = serve(0);

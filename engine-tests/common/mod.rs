@@ -75,3 +75,15 @@ pub fn tools_present(test: &str, tools: &[&str], install: &str) -> bool {
     eprintln!("SKIPPED {test}: missing {} ({install})", missing.join(", "));
     false
 }
+
+/// The address in the first line `lancer serve` prints (`lancer serve: http://ADDR/`),
+/// read from the server's stdout.
+pub fn served_address(stdout: std::process::ChildStdout) -> std::net::SocketAddr {
+    let mut line = String::new();
+    std::io::BufRead::read_line(&mut std::io::BufReader::new(stdout), &mut line).unwrap();
+    line.trim()
+        .trim_start_matches("lancer serve: http://")
+        .trim_end_matches('/')
+        .parse()
+        .unwrap_or_else(|_| panic!("no address in {line:?}"))
+}
