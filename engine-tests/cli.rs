@@ -429,6 +429,16 @@ fn broken_variants_file_names_file_and_line() {
     std::fs::write(&f, "[mine : chess]\nnetwork = nosuch\n").unwrap();
     let o = lancer(&["--variants", f.to_str().unwrap(), "variants"]);
     assert_clean_failure(&o, "bad.ini: [mine]: network 'nosuch' is not built in");
+    // So are search parameters the search does not have, or out of their range.
+    std::fs::write(&f, "[mine : chess]\nsearchParams = nosuch=1\n").unwrap();
+    let o = lancer(&["--variants", f.to_str().unwrap(), "variants"]);
+    assert_clean_failure(
+        &o,
+        "bad.ini: [mine] searchParams: unknown search parameter 'nosuch'",
+    );
+    std::fs::write(&f, "[mine : chess]\nsearchParams = rfp_margin=100000\n").unwrap();
+    let o = lancer(&["--variants", f.to_str().unwrap(), "variants"]);
+    assert_clean_failure(&o, "rfp_margin: 100000 is outside");
     std::fs::remove_dir_all(&dir).ok();
 }
 
@@ -1667,5 +1677,43 @@ fn dump_and_relabel() {
         let s: i32 = rf[2].parse().unwrap_or_else(|_| panic!("{r}"));
         assert!(s.abs() <= 3000, "{r}");
     }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// `lancer params --variant V` lists the values of V's `searchParams` (variants.ini)
+/// and the defaults elsewhere.
+#[test]
+fn params_of_a_variant() {
+    let dir = std::env::temp_dir().join(format!("lancer-cli-params-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let f = dir.join("tuned.ini");
+    std::fs::write(&f, "[tuned : chess]\nsearchParams = lmr_base=150\n").unwrap();
+    let value = |args: &[&str], name: &str| -> String {
+        let o = lancer(args);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let out = stdout(&o);
+        let line = out
+            .lines()
+            .find(|l| l.split_whitespace().next() == Some(name));
+        line.unwrap().split_whitespace().nth(1).unwrap().to_string()
+    };
+    let file = f.to_str().unwrap();
+    assert_eq!(value(&["params"], "lmr_base"), "75");
+    assert_eq!(
+        value(
+            &["--variants", file, "params", "--variant", "tuned"],
+            "lmr_base"
+        ),
+        "150"
+    );
+    assert_eq!(
+        value(
+            &["--variants", file, "params", "--variant", "tuned"],
+            "lmr_div"
+        ),
+        "225"
+    );
+    let o = lancer(&["params", "--variant", "nosuch"]);
+    assert_clean_failure(&o, "unknown variant 'nosuch'");
     std::fs::remove_dir_all(&dir).ok();
 }

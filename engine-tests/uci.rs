@@ -285,23 +285,26 @@ fn skill_levels_play_legal_moves_quickly() {
     s.finish().unwrap();
 }
 
+/// The node count of `go depth 8` after four plies of chess.
+fn depth8_nodes(s: &mut Session) -> u64 {
+    let best = Regex::new(r"^bestmove ").unwrap();
+    let nodes = Regex::new(r"^info depth 8 .* nodes (\d+) ").unwrap();
+    s.send("ucinewgame");
+    s.send("position startpos moves e2e4 e7e5 g1f3 b8c6");
+    s.send("go depth 8");
+    let line = s.expect(&nodes, Duration::from_secs(60)).unwrap();
+    s.expect(&best, Duration::from_secs(60)).unwrap();
+    nodes.captures(&line).unwrap()[1].parse().unwrap()
+}
+
 /// The `SearchParams` option changes the search (the node count of a fixed-depth
 /// search), a parameter is an option of its own name too, and a bad list is an
 /// error line that keeps the values in use.
 #[test]
 fn search_params_change_the_search_and_bad_ones_are_refused() {
     let mut s = Session::uci();
-    let best = Regex::new(r"^bestmove ").unwrap();
-    let nodes = Regex::new(r"^info depth 8 .* nodes (\d+) ").unwrap();
     let err = Regex::new(r"^info string error").unwrap();
-    let search = |s: &mut Session| -> u64 {
-        s.send("ucinewgame");
-        s.send("position startpos moves e2e4 e7e5 g1f3 b8c6");
-        s.send("go depth 8");
-        let line = s.expect(&nodes, Duration::from_secs(60)).unwrap();
-        s.expect(&best, Duration::from_secs(60)).unwrap();
-        nodes.captures(&line).unwrap()[1].parse().unwrap()
-    };
+    let search = depth8_nodes;
     let default = search(&mut s);
     s.send("setoption name SearchParams value lmr_base=150 rfp_margin=60");
     let changed = search(&mut s);
@@ -324,4 +327,50 @@ fn search_params_change_the_search_and_bad_ones_are_refused() {
     assert_eq!(search(&mut s), changed);
     s.send("quit");
     s.finish().unwrap();
+}
+
+/// A variant's `searchParams` (variants.ini) are the parameters its searches use,
+/// inherited by a child variant; a parameter the user sets wins over the variant's
+/// in every variant, and `default` gives the variant's own back.
+#[test]
+fn a_variants_search_params_are_its_searches_own() {
+    let dir = std::env::temp_dir().join(format!("lancer-uci-params-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let f = dir.join("tuned.ini");
+    std::fs::write(
+        &f,
+        "[tuned : chess]\nsearchParams = lmr_base=150 rfp_margin=60\n\n[tuned2 : tuned]\n",
+    )
+    .unwrap();
+    let mut s = Session::uci();
+    s.send(&format!("setoption name VariantPath value {}", f.display()));
+    let chess = depth8_nodes(&mut s);
+    s.send("setoption name UCI_Variant value tuned");
+    let tuned = depth8_nodes(&mut s);
+    assert_ne!(tuned, chess, "the variant's parameters changed nothing");
+    s.send("setoption name UCI_Variant value tuned2");
+    assert_eq!(
+        depth8_nodes(&mut s),
+        tuned,
+        "a child keeps its parent's parameters"
+    );
+    // The same values set by the user in chess search as the variant does.
+    s.send("setoption name UCI_Variant value chess");
+    s.send("setoption name SearchParams value lmr_base=150 rfp_margin=60");
+    assert_eq!(depth8_nodes(&mut s), tuned);
+    // The user's rfp_margin (the default value) wins over the variant's 60.
+    s.send("setoption name SearchParams value default lmr_base=150");
+    let lmr_only = depth8_nodes(&mut s);
+    s.send("setoption name rfp_margin value 80");
+    s.send("setoption name UCI_Variant value tuned");
+    assert_eq!(
+        depth8_nodes(&mut s),
+        lmr_only,
+        "the user's value lost to the variant's"
+    );
+    s.send("setoption name SearchParams value default");
+    assert_eq!(depth8_nodes(&mut s), tuned);
+    s.send("quit");
+    s.finish().unwrap();
+    std::fs::remove_dir_all(&dir).ok();
 }

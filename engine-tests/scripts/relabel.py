@@ -9,7 +9,8 @@ White's view, after `go nodes N`. Mates become +-MATE. Lines keep their order.
     lancer dump --variant chess data/chess.*.data \
         | engine-tests/scripts/relabel.py --engine stockfish --nodes 3000 > chess.sf.txt
 
---every K keeps one line in K (the first of each K), --jobs the engine processes,
+--every K keeps one line in K (the first of each K, or the one --offset I names),
+--jobs the engine processes,
 --option NAME=VALUE a setoption sent to each (UCI_Variant for Fairy-Stockfish).
 """
 import argparse
@@ -95,13 +96,14 @@ def main():
     p.add_argument("--engine", required=True, help="the command of a UCI engine")
     p.add_argument("--nodes", type=int, default=3000)
     p.add_argument("--every", type=int, default=1)
+    p.add_argument("--offset", type=int, default=0, help="which line of each K")
     p.add_argument("--jobs", type=int, default=2)
     p.add_argument("--option", action="append", default=[], help="NAME=VALUE")
     ARGS = p.parse_args()
     lines = (
         l.rstrip("\n")
         for i, l in enumerate(sys.stdin)
-        if i % ARGS.every == 0 and l.strip() and not l.startswith("#")
+        if i % ARGS.every == ARGS.offset % ARGS.every and l.strip() and not l.startswith("#")
     )
     done = 0
     with Pool(ARGS.jobs, initializer=start) as pool:

@@ -77,17 +77,31 @@ pub(super) fn print_options() {
     }
 }
 
-/// `lancer params`: the search's parameters, one a line.
-pub(super) fn print_params() {
-    use crate::engine::SearchParams;
+/// `lancer params`.
+#[derive(Args, Debug)]
+pub struct ParamsArgs {
+    /// Give this variant's values (its `searchParams` in variants.ini) as the defaults.
+    #[arg(long)]
+    pub variant: Option<String>,
+}
+
+/// `lancer params`: the search's parameters, one a line, with the values a search of
+/// the variant starts from.
+pub(super) fn print_params(vs: &Variants, a: &ParamsArgs) -> Result<(), String> {
+    use crate::engine::{SearchParams, Settings};
+    let values = match &a.variant {
+        Some(name) => Settings::default().params_for(super::variant(vs, name)?),
+        None => SearchParams::default(),
+    };
     for p in SearchParams::TABLE {
         println!(
             "{:<18} {:>5}  {:>5}..{:<5}  {}",
             p.name,
-            p.default,
+            values.get(p.name).unwrap_or(p.default),
             p.min,
             p.max,
             p.what.trim()
         );
     }
+    Ok(())
 }

@@ -33,7 +33,7 @@ use analyse::run_analyse;
 use annotate::run_annotate;
 use clap::{Args, Parser, Subcommand};
 use diagram::run_diagram;
-use listings::{print_options, print_params, run_variants};
+use listings::{print_options, print_params, run_variants, ParamsArgs};
 use openings::run_openings;
 use perft::{run_bench, run_perft};
 use referee::{run_match, run_pgn_check};
@@ -81,8 +81,9 @@ pub enum Command {
     Openings(OpeningsArgs),
     /// List the engine's options (UCI `setoption`, XBoard `option`, `analyse --option`).
     Options,
-    /// List the search's parameters (the `SearchParams` option): name, default, range.
-    Params,
+    /// List the search's parameters (the `SearchParams` option): name, default (or a
+    /// variant's value), range.
+    Params(ParamsArgs),
     /// Draw the position as an SVG picture (stdout, or a file with -o).
     Diagram(DiagramArgs),
     /// Self-play games written as labelled quiet positions, for `lancer train` and `lancer tune`.
@@ -302,10 +303,7 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
             print_options();
             Ok(())
         }
-        Some(Command::Params) => {
-            print_params();
-            Ok(())
-        }
+        Some(Command::Params(a)) => Ok(print_params(&vs, &a)?),
         Some(Command::Bench(a)) => Ok(run_bench(&vs, a)?),
         Some(Command::Analyse(a)) => Ok(run_analyse(&vs, a)?),
         Some(Command::Match(a)) => run_match(&vs, a),

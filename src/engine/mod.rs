@@ -169,7 +169,18 @@ impl Default for Engine {
 pub fn load_variants(path: &str) -> Result<Variants, String> {
     let vs = Variants::with_user_file(path).map_err(|e| e.to_string())?;
     crate::eval::check_variants(&vs).map_err(|e| format!("{path}: {e}"))?;
+    check_search_params(&vs).map_err(|e| format!("{path}: {e}"))?;
     Ok(vs)
+}
+
+/// Checks every variant's `searchParams` against the search's table.
+fn check_search_params(vs: &Variants) -> Result<(), String> {
+    for v in vs.all() {
+        SearchParams::default()
+            .apply(&v.search_params)
+            .map_err(|e| format!("[{}] searchParams: {e}", v.name))?;
+    }
+    Ok(())
 }
 
 impl Engine {
@@ -607,6 +618,11 @@ impl Engine {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_built_in_search_params_are_valid() {
+        check_search_params(&Variants::builtin()).unwrap();
+    }
     use std::sync::mpsc::{channel, Receiver};
 
     /// A sandboxed engine searching inline, and where its results arrive (with the

@@ -282,7 +282,7 @@ pub const OPTIONS: &[EngineOption] = &[
         name: "SearchParams",
         kind: OptionKind::Text,
         shown: Shown::Everywhere,
-        set: |e, v| e.settings.params.apply(v.unwrap_or("")),
+        set: |e, v| e.settings.apply_params(v.unwrap_or("")),
     },
 ];
 
@@ -309,7 +309,7 @@ impl Engine {
         if SearchParams::info(name).is_some() {
             let v =
                 value.ok_or_else(|| format!("search parameter '{}' needs a value", name.trim()))?;
-            return self.settings.params.set(name, v);
+            return self.settings.set_param(name, v);
         }
         Err(format!("unknown option '{}'", name.trim()))
     }

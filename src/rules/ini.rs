@@ -84,6 +84,7 @@ const KEYS: &[&str] = &[
     "smallBoardValues",
     "chess960Variant",
     "wdlModel",
+    "searchParams",
     "network",
     "weights",
 ];
@@ -224,6 +225,7 @@ fn defaults(name: &str) -> Variant {
         small_board_values: false,
         chess960_variant: None,
         wdl_model: None,
+        search_params: String::new(),
         network: None,
         weights: None,
         width: 8,
@@ -447,6 +449,11 @@ fn read_protocol_and_eval(v: &mut Variant, keys: &HashMap<String, Entry>) -> Res
         let mut model = [0.0; 6];
         model.copy_from_slice(&nums);
         v.wdl_model = Some(model);
+    }
+    if let Some(e) = keys.get("searchParams") {
+        // Checked against the search's table where the engine reads the variants
+        // (the rules do not know the search).
+        v.search_params = e.value.clone();
     }
     for (key, field) in [("network", &mut v.network), ("weights", &mut v.weights)] {
         if let Some(e) = keys.get(key) {

@@ -58,6 +58,9 @@ pub struct Variant {
     /// The win/draw/loss model `[a0, a1, a2, b0, b1, b2]` of `UCI_ShowWDL` (see
     /// `search::wdl`); `None`: the default model (`search::wdl::DEFAULT_MODEL`).
     pub wdl_model: Option<[f64; 6]>,
+    /// The search's parameters in this variant (`searchParams` key: `name=value ...`
+    /// over the defaults, see `lancer params`); empty: the defaults.
+    pub search_params: String,
     /// The network the evaluation uses (`network` key: a network built into the engine),
     /// `None` for the hand-made evaluation alone.
     pub network: Option<String>,

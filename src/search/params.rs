@@ -147,6 +147,9 @@ search_params! {
     hist_bonus_max = 1700, 0..=16384;
 }
 
+// A set of parameters is marked in a u64 (`apply_marking`).
+const _: () = assert!(SearchParams::TABLE.len() <= 64);
+
 impl SearchParams {
     /// The table row of `name` (any letter case).
     pub fn info(name: &str) -> Option<&'static ParamInfo> {
@@ -186,22 +189,53 @@ impl SearchParams {
     /// between; `default` first puts every parameter back to its default). Nothing
     /// changes unless the whole list is valid; an empty list changes nothing.
     pub fn apply(&mut self, list: &str) -> Result<(), String> {
+        self.apply_marking(list, &mut 0)
+    }
+
+    /// [`Self::apply`], also marking in `set` the parameters the list set (bit `i`
+    /// for `TABLE[i]`; `default` clears the marks before it).
+    pub fn apply_marking(&mut self, list: &str, set: &mut u64) -> Result<(), String> {
         let mut new = *self;
+        let mut marks = *set;
         for item in list
             .split([' ', ','])
             .filter(|t| !t.is_empty() && *t != "<empty>")
         {
             if item.eq_ignore_ascii_case("default") {
                 new = SearchParams::default();
+                marks = 0;
                 continue;
             }
             let (name, value) = item
                 .split_once('=')
                 .ok_or_else(|| format!("search parameters: '{item}' is not name=value"))?;
             new.set(name, value)?;
+            marks |= Self::bit(name);
         }
         *self = new;
+        *set = marks;
         Ok(())
+    }
+
+    /// The mark of parameter `name` in a set of marks (0 for an unknown name).
+    pub fn bit(name: &str) -> u64 {
+        Self::TABLE
+            .iter()
+            .position(|p| p.name.eq_ignore_ascii_case(name.trim()))
+            .map_or(0, |i| 1 << i)
+    }
+
+    /// These values where `set` marks them, the values of `base` elsewhere.
+    pub fn over(&self, set: u64, base: &SearchParams) -> SearchParams {
+        let mut out = *base;
+        for (i, p) in Self::TABLE.iter().enumerate() {
+            if set & (1 << i) != 0 {
+                if let (Some(v), Some(slot)) = (self.get(p.name), out.slot(p.name)) {
+                    *slot = v;
+                }
+            }
+        }
+        out
     }
 
     /// The late-move reduction table: plies of reduction by depth and move number.

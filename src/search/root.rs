@@ -31,6 +31,8 @@ pub fn search(
     on_info: &mut dyn FnMut(&Info),
 ) -> SearchResult {
     let start = Instant::now();
+    let own = settings.for_variant(pos.variant());
+    let settings = &own;
     // `stop` is cleared by the caller before the search thread starts, so a `stop`
     // that arrives before this line still counts.
     shared.nodes.store(0, Ordering::Relaxed);

@@ -22,8 +22,12 @@ pub struct Settings {
     /// The evaluation (the `EvalFile` option).
     pub eval: EvalChoice,
     /// The search's margins and reductions (the `SearchParams` option and one option
-    /// a parameter).
+    /// a parameter): the values the user set where `params_set` marks them; a search
+    /// uses the variant's own values (`searchParams` in variants.ini) for the others
+    /// ([`Settings::for_variant`]).
     pub params: SearchParams,
+    /// Which of `params` the user set (bit `i` for `SearchParams::TABLE[i]`).
+    pub params_set: u64,
     /// Search features switched off, for measuring what each one gains (the
     /// `Ablation` option; bits of [`Feature`]).
     pub disabled: u32,
@@ -45,11 +49,46 @@ impl Default for Settings {
         Settings {
             eval: EvalChoice::default(),
             params: SearchParams::default(),
+            params_set: 0,
             disabled: 0,
             skill: None,
             move_overhead: 10,
             multipv: 1,
             threads: 1,
+        }
+    }
+}
+
+impl Settings {
+    /// Sets one search parameter as the user's choice, kept in every variant.
+    pub fn set_param(&mut self, name: &str, value: &str) -> Result<(), String> {
+        self.params.set(name, value)?;
+        self.params_set |= SearchParams::bit(name);
+        Ok(())
+    }
+
+    /// Applies a list of search parameters as the user's choice (`default` in it
+    /// gives every parameter back to the variant); all or nothing.
+    pub fn apply_params(&mut self, list: &str) -> Result<(), String> {
+        self.params.apply_marking(list, &mut self.params_set)
+    }
+
+    /// The parameters a search of variant `v` uses: the defaults, the variant's own
+    /// (its `searchParams`, checked when the variants were read: a bad list is left
+    /// out), then those the user set.
+    pub fn params_for(&self, v: &Variant) -> SearchParams {
+        let mut base = SearchParams::default();
+        // A bad list changes nothing (and was refused when the variants were read).
+        let _ = base.apply(&v.search_params);
+        self.params.over(self.params_set, &base)
+    }
+
+    /// These settings with the parameters of variant `v` ([`Settings::params_for`]).
+    pub fn for_variant(&self, v: &Variant) -> Settings {
+        Settings {
+            params: self.params_for(v),
+            params_set: u64::MAX,
+            ..self.clone()
         }
     }
 }
@@ -176,6 +215,30 @@ impl Feature {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::Variants;
+
+    #[test]
+    fn the_variants_parameters_under_the_users() {
+        let mut v = Variants::builtin().get("chess").unwrap().clone();
+        v.search_params = "lmr_base=150 rfp_margin=60".to_string();
+        let mut s = Settings::default();
+        let p = s.params_for(&v);
+        assert_eq!((p.lmr_base, p.rfp_margin, p.razor_base), (150, 60, 250));
+        // The user's value wins, even when it is the default.
+        s.set_param("RFP_margin", "80").unwrap();
+        s.apply_params("razor_base=300").unwrap();
+        let p = s.params_for(&v);
+        assert_eq!((p.lmr_base, p.rfp_margin, p.razor_base), (150, 80, 300));
+        assert_eq!(s.for_variant(&v).params, p);
+        // A refused list changes neither values nor marks.
+        assert!(s.apply_params("lmr_base=1 nosuch=2").is_err());
+        assert_eq!(s.params_for(&v), p);
+        s.apply_params("default").unwrap();
+        assert_eq!(s.params_for(&v).rfp_margin, 60);
+        // A bad list in the variant leaves the defaults.
+        v.search_params = "rfp_margin=x".to_string();
+        assert_eq!(s.params_for(&v), SearchParams::default());
+    }
 
     #[test]
     fn every_feature_name_parses_to_its_own_bit() {
