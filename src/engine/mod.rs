@@ -618,12 +618,12 @@ impl Engine {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::sync::mpsc::{channel, Receiver};
 
     #[test]
     fn the_built_in_search_params_are_valid() {
         check_search_params(&Variants::builtin()).unwrap();
     }
-    use std::sync::mpsc::{channel, Receiver};
 
     /// A sandboxed engine searching inline, and where its results arrive (with the
     /// thread that reported them).
