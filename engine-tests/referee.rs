@@ -562,6 +562,91 @@ fn fairy_stockfish_plays_lighthouse() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// The start of a gauntlet of three lancers, a against b and c, one ply a move.
+fn gauntlet_of_three(me: &str) -> Vec<&str> {
+    vec![
+        "-engine",
+        me,
+        "name=a",
+        "-engine",
+        me,
+        "name=b",
+        "-engine",
+        me,
+        "name=c",
+        "-each",
+        "tc=inf",
+        "plies=1",
+        "-tournament",
+        "gauntlet",
+    ]
+}
+
+/// `-openings policy=`: by default each encounter (two games with `-repeat`) takes
+/// the next opening, so the challengers of a gauntlet play different ones;
+/// `policy=round` gives every encounter of a round the same opening, as cutechess
+/// does, which is what comparing two builds against a third needs.
+#[test]
+fn opening_policy_round_shares_the_opening_in_a_round() {
+    let me = format!("cmd={}", lancer());
+    let dir = temp_dir("policy");
+    let epd = dir.join("o.epd");
+    let fens = [
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
+        "rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq - 0 1",
+        "rnbqkbnr/pppppppp/8/8/2P5/8/PP1PPPPP/RNBQKBNR b KQkq - 0 1",
+        "rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKB1R b KQkq - 1 1",
+    ];
+    std::fs::write(&epd, fens.join("\n") + "\n").unwrap();
+    // The opening of each game, in the order they were scheduled.
+    let starts = |policy: &str, games: &str, rounds: &str| -> Vec<usize> {
+        let pgn = dir.join(format!("{policy}{games}.pgn"));
+        let (file_arg, policy_arg) = (
+            format!("file={}", epd.display()),
+            format!("policy={policy}"),
+        );
+        let mut args = gauntlet_of_three(&me);
+        args.extend_from_slice(&[
+            "-games",
+            games,
+            "-rounds",
+            rounds,
+            "-repeat",
+            "-maxmoves",
+            "1",
+            "-openings",
+            &file_arg,
+            "order=sequential",
+            &policy_arg,
+            "-pgnout",
+            pgn.to_str().unwrap(),
+        ]);
+        let (out, err, ok) = run_match(&args);
+        assert_clean_match(policy, &out, &err, ok, 8);
+        let text = std::fs::read_to_string(&pgn).unwrap();
+        let mut games: Vec<(usize, usize)> = text
+            .split("[Event ")
+            .skip(1)
+            .map(|g| {
+                let tag = |name: &str| {
+                    let start = g.find(&format!("[{name} \"")).unwrap() + name.len() + 3;
+                    g[start..].split('"').next().unwrap().to_string()
+                };
+                let opening = fens.iter().position(|f| *f == tag("FEN")).unwrap();
+                (tag("GameNumber").parse().unwrap(), opening)
+            })
+            .collect();
+        games.sort();
+        games.into_iter().map(|(_, o)| o).collect()
+    };
+    assert_eq!(starts("default", "2", "2"), [0, 0, 1, 1, 2, 2, 3, 3]);
+    assert_eq!(starts("round", "2", "2"), [0, 0, 0, 0, 1, 1, 1, 1]);
+    // Four games an encounter: two openings by default, one with `encounter`.
+    assert_eq!(starts("default", "4", "1"), [0, 0, 1, 1, 2, 2, 3, 3]);
+    assert_eq!(starts("encounter", "4", "1"), [0, 0, 0, 0, 1, 1, 1, 1]);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 /// Issue 15: `-tournament gauntlet` pairs engine 1 with each of the others, the
 /// ranking table of more than two engines is cutechess's, `-ratinginterval` prints it
 /// every N games, and `-pgnout F min` writes the seven tags and bare moves.
@@ -570,21 +655,8 @@ fn gauntlet_ranking_and_rating_interval() {
     let me = format!("cmd={}", lancer());
     let dir = temp_dir("gauntlet");
     let pgn = dir.join("g.pgn");
-    let (out, err, ok) = run_match(&[
-        "-engine",
-        &me,
-        "name=a",
-        "-engine",
-        &me,
-        "name=b",
-        "-engine",
-        &me,
-        "name=c",
-        "-each",
-        "tc=inf",
-        "plies=1",
-        "-tournament",
-        "gauntlet",
+    let mut args = gauntlet_of_three(&me);
+    args.extend_from_slice(&[
         "-games",
         "2",
         "-maxmoves",
@@ -597,6 +669,7 @@ fn gauntlet_ranking_and_rating_interval() {
         pgn.to_str().unwrap(),
         "min",
     ]);
+    let (out, err, ok) = run_match(&args);
     assert!(ok, "{out}{err}");
     let games: Vec<&str> = out
         .lines()
@@ -755,8 +828,8 @@ fn unknown_and_unimplemented_arguments_are_refused() {
         (&["-pgnout", "x.pgn", "max"][..], "unknown flag 'max'"),
         (&["-repeat", "4"][..], "-repeat 4 is not implemented"),
         (
-            &["-openings", "file=x.epd", "policy=round"][..],
-            "policy=round is not implemented",
+            &["-openings", "file=x.epd", "policy=keep"][..],
+            "unknown policy 'keep' (default, encounter, round)",
         ),
         (&["-frobnicate"][..], "unknown option '-frobnicate'"),
         (

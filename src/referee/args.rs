@@ -141,6 +141,20 @@ pub struct Openings {
     pub plies: Option<usize>,
     /// `start=N`: the first opening used (1-based).
     pub start: usize,
+    /// `policy=`: when the next opening is taken.
+    pub policy: Policy,
+}
+
+/// cutechess's opening policy: when a match moves on to its next opening.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Policy {
+    /// `default`: at each new encounter, and after two games with `-repeat`.
+    #[default]
+    Default,
+    /// `encounter`: at each new encounter (every game of a pair in a round).
+    Encounter,
+    /// `round`: at each new round, so every pair of a round plays the same opening.
+    Round,
 }
 
 fn kv(tok: &str) -> Result<(&str, &str), String> {
@@ -348,6 +362,7 @@ fn openings(v: &[String]) -> Result<Openings, String> {
         order: "sequential".into(),
         plies: None,
         start: 1,
+        policy: Policy::Default,
     };
     for t in v {
         let (k, v) = kv(t)?;
@@ -367,12 +382,17 @@ fn openings(v: &[String]) -> Result<Openings, String> {
             },
             "plies" => o.plies = Some(num(v.into(), "plies")? as usize),
             "start" => o.start = num(v.into(), "start")?.max(1) as usize,
-            "policy" if v == "default" => {}
             "policy" => {
-                return Err(unimplemented(
-                    &format!("-openings policy={v}"),
-                    "a new opening for each pair of games",
-                ))
+                o.policy = match v {
+                    "default" => Policy::Default,
+                    "encounter" => Policy::Encounter,
+                    "round" => Policy::Round,
+                    _ => {
+                        return Err(format!(
+                            "-openings: unknown policy '{v}' (default, encounter, round)"
+                        ))
+                    }
+                }
             }
             _ => return Err(format!("-openings: unknown field '{k}'")),
         }

@@ -25,7 +25,7 @@ pub(crate) mod game;
 mod openings;
 mod schedule;
 
-pub use args::{parse_args, MatchConfig, Openings, PgnOut, TimeControl, Tournament};
+pub use args::{parse_args, MatchConfig, Openings, PgnOut, Policy, TimeControl, Tournament};
 pub use game::{play_game, GameResult};
 use openings::load_openings;
 use schedule::Schedule;
@@ -163,6 +163,7 @@ fn make_schedule(cfg: &MatchConfig, v: &'static Variant) -> Result<(Schedule, u6
         rounds: cfg.rounds,
         games: cfg.games,
         repeat: cfg.repeat || random,
+        policy: cfg.openings.as_ref().map_or(Policy::Default, |o| o.policy),
         openings,
         opening_idx: 0,
         rng,

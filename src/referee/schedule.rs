@@ -14,13 +14,15 @@ pub(super) struct Job {
 /// The games of a match, made one at a time as workers ask, so a long match is
 /// never held in memory: rounds, then the pairs of the tournament, then the games
 /// of a pair (colours alternate; with `-repeat` or a random-setup variant, each
-/// start position serves two games).
+/// start position serves two games; `policy=encounter` keeps it for a pair's games
+/// of the round, `policy=round` for every game of the round).
 pub(super) struct Schedule {
     pub(super) variant: &'static Variant,
     pub(super) pairs: Vec<(usize, usize)>,
     pub(super) rounds: u32,
     pub(super) games: u32,
     pub(super) repeat: bool,
+    pub(super) policy: Policy,
     pub(super) openings: Option<Vec<(String, Vec<Move>)>>,
     pub(super) opening_idx: usize,
     pub(super) rng: rand::rngs::StdRng,
@@ -38,7 +40,11 @@ impl Schedule {
         }
         let (a, b) = self.pairs[self.pair];
         let g = self.game;
-        if !self.repeat || g.is_multiple_of(2) || self.current.is_none() {
+        let shift = match self.policy {
+            Policy::Default => !self.repeat || g.is_multiple_of(2),
+            Policy::Encounter | Policy::Round => false,
+        };
+        if shift || self.current.is_none() {
             self.current = Some(match &self.openings {
                 Some(list) => {
                     let o = list[self.opening_idx % list.len()].clone();
@@ -63,11 +69,14 @@ impl Schedule {
         self.game += 1;
         if self.game == self.games {
             self.game = 0;
-            self.current = None;
+            if self.policy != Policy::Round {
+                self.current = None;
+            }
             self.pair += 1;
             if self.pair == self.pairs.len() {
                 self.pair = 0;
                 self.round += 1;
+                self.current = None;
             }
         }
         Ok(Some(job))
