@@ -148,7 +148,7 @@ pub struct Openings {
 /// cutechess's opening policy: when a match moves on to its next opening.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Policy {
-    /// `default`: at each new encounter, and after two games with `-repeat`.
+    /// `default`: every game (every two with `-repeat`) and at each new encounter.
     #[default]
     Default,
     /// `encounter`: at each new encounter (every game of a pair in a round).
