@@ -339,11 +339,14 @@ fn a_variants_search_params_are_its_searches_own() {
     let f = dir.join("tuned.ini");
     std::fs::write(
         &f,
-        "[tuned : chess]\nsearchParams = lmr_base=150 rfp_margin=60\n\n[tuned2 : tuned]\n",
+        // `plain` is chess with the default parameters (chess has values of its own).
+        "[plain : chess]\nsearchParams = default\n\n\
+         [tuned : chess]\nsearchParams = lmr_base=150 rfp_margin=60\n\n[tuned2 : tuned]\n",
     )
     .unwrap();
     let mut s = Session::uci();
     s.send(&format!("setoption name VariantPath value {}", f.display()));
+    s.send("setoption name UCI_Variant value plain");
     let chess = depth8_nodes(&mut s);
     s.send("setoption name UCI_Variant value tuned");
     let tuned = depth8_nodes(&mut s);
@@ -354,8 +357,8 @@ fn a_variants_search_params_are_its_searches_own() {
         tuned,
         "a child keeps its parent's parameters"
     );
-    // The same values set by the user in chess search as the variant does.
-    s.send("setoption name UCI_Variant value chess");
+    // The same values set by the user in plain search as the variant does.
+    s.send("setoption name UCI_Variant value plain");
     s.send("setoption name SearchParams value lmr_base=150 rfp_margin=60");
     assert_eq!(depth8_nodes(&mut s), tuned);
     // The user's rfp_margin (the default value) wins over the variant's 60.

@@ -7,7 +7,7 @@
 use super::history::Tried;
 use super::movepick::{MovePicker, Picked};
 use super::score::*;
-use super::see::see_ge;
+use super::see::{self, see_ge};
 use super::settings::Feature;
 use super::tt::{Bound, TtHit};
 use super::worker::{Buf, Worker, BANK};
@@ -59,6 +59,8 @@ struct MoveFacts {
     capture: bool,
     quiet: bool,
     gives_check: bool,
+    /// The exchange value of the piece a capture takes (0 for other moves).
+    gain: i32,
 }
 
 impl Worker<'_> {
@@ -631,20 +633,27 @@ impl Worker<'_> {
         }
         let p = &self.params;
         let mut r = 0;
+        let checks_ok = p.lmr_check != 0 || (!n.in_check && !f.gives_check);
+        // A late capture is reduced only where it is not expected to raise alpha.
+        let noisy_ok = p.lmr_noisy != 0 && !f.quiet && (n.cut || n.eval + f.gain <= alpha);
         if depth >= p.lmr_depth
             && searched >= p.lmr_moves as usize
-            && f.quiet
-            && !n.in_check
-            && !f.gives_check
+            && (f.quiet || noisy_ok)
+            && checks_ok
             && self.on(Feature::Lmr)
         {
-            let killers = self.heur.killers(ply);
             r = self.lmr(depth, searched);
             r -= n.pv_node as i32;
             r += (!n.pv_node && n.cut) as i32;
             r += !n.improving as i32;
-            r -= (m == killers[0] || m == killers[1]) as i32;
-            r -= self.heur.quiet_score(pos, m, ply) / p.lmr_hist_div;
+            r -= f.gives_check as i32;
+            if f.quiet {
+                let killers = self.heur.killers(ply);
+                r -= (m == killers[0] || m == killers[1]) as i32;
+                r -= self.heur.quiet_score(pos, m, ply) / p.lmr_hist_div;
+            } else {
+                r -= 1;
+            }
             r = r.clamp(0, new_depth - 1);
         }
         let mut score = -self.search(
@@ -766,6 +775,11 @@ impl Worker<'_> {
                 capture,
                 quiet: !capture && m.move_type() != MoveType::Promotion,
                 gives_check,
+                gain: if capture {
+                    pos.captured_kind(m).map_or(0, see::value)
+                } else {
+                    0
+                },
             };
             if best > -MATE_BOUND
                 && self.prune_move(pos, &n, &f, alpha, searched, tried.quiet_count())

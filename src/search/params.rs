@@ -135,6 +135,10 @@ search_params! {
     lmr_moves = 2, 1..=10;
     /// Late-move reductions: one ply less per this much history.
     lmr_hist_div = 12000, 1..=65536;
+    /// Late-move reductions: 1 reduces checks and moves out of check too (a check less).
+    lmr_check = 0, 0..=1;
+    /// Late-move reductions: 1 reduces late captures and promotions too (one ply less).
+    lmr_noisy = 0, 0..=1;
     /// Aspiration windows: the shallowest iteration they are used at.
     asp_depth = 5, 1..=20;
     /// Aspiration windows: the first half-width.
