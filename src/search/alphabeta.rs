@@ -59,8 +59,6 @@ struct MoveFacts {
     capture: bool,
     quiet: bool,
     gives_check: bool,
-    /// The exchange value of the piece a capture takes (0 for other moves).
-    gain: i32,
 }
 
 impl Worker<'_> {
@@ -634,8 +632,11 @@ impl Worker<'_> {
         let p = &self.params;
         let mut r = 0;
         let checks_ok = p.lmr_check != 0 || (!n.in_check && !f.gives_check);
-        // A late capture is reduced only where it is not expected to raise alpha.
-        let noisy_ok = p.lmr_noisy != 0 && !f.quiet && (n.cut || n.eval + f.gain <= alpha);
+        // A late capture is reduced only where it is not expected to raise alpha (the
+        // value taken is looked up only here, for the few moves that get this far).
+        let noisy_ok = p.lmr_noisy != 0
+            && !f.quiet
+            && (n.cut || n.eval + pos.captured_kind(m).map_or(0, see::value) <= alpha);
         if depth >= p.lmr_depth
             && searched >= p.lmr_moves as usize
             && (f.quiet || noisy_ok)
@@ -775,11 +776,6 @@ impl Worker<'_> {
                 capture,
                 quiet: !capture && m.move_type() != MoveType::Promotion,
                 gives_check,
-                gain: if capture {
-                    pos.captured_kind(m).map_or(0, see::value)
-                } else {
-                    0
-                },
             };
             if best > -MATE_BOUND
                 && self.prune_move(pos, &n, &f, alpha, searched, tried.quiet_count())
