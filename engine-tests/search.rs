@@ -183,10 +183,12 @@ fn every_ablation_switch_changes_the_search() {
     );
 }
 
-/// The reductions of checks and of late captures (`lmr_check`, `lmr_noisy`) are each
-/// used (switching one changes the search) and keep a mate within reach.
+/// The optional reductions and pruning, off by default (checks and late captures
+/// reduced, less reduction on a principal variation, more after a capture in the
+/// table, futility in quiescence), are each used (switching one on changes the
+/// search) and keep a mate within reach.
 #[test]
-fn reducing_checks_and_captures_changes_the_search() {
+fn optional_reductions_and_pruning_change_the_search() {
     // Black mates in 3 (1... Bc5+ 2. Kxc5 Qb6+ 3. Kd5 Qd6#).
     let mate = pos(
         "chess",
@@ -201,23 +203,34 @@ fn reducing_checks_and_captures_changes_the_search() {
         settings.apply_params(list).unwrap();
         go_with(p, &[p.key()], depth(d), &settings)
     };
-    for (name, list) in [
-        (
-            "lmr_check",
-            ["lmr_check=0 lmr_noisy=0", "lmr_check=1 lmr_noisy=0"],
-        ),
-        (
-            "lmr_noisy",
-            ["lmr_check=0 lmr_noisy=0", "lmr_check=0 lmr_noisy=1"],
-        ),
-    ] {
-        let nodes = |l| run(&mate, l, 10).nodes + run(&middle, l, 11).nodes;
-        assert_ne!(nodes(list[0]), nodes(list[1]), "{name} changes nothing");
+    let nodes = |l: &str| run(&mate, l, 10).nodes + run(&middle, l, 11).nodes;
+    // (name, off, on); chess's own parameters set some of them, so each is named.
+    let all = [
+        ("lmr_check", 0, 1),
+        ("lmr_noisy", 0, 1),
+        ("lmr_ttpv", 0, 2),
+        ("lmr_ttcapture", 0, 1),
+        ("qs_futility", 0, 150),
+    ];
+    let list = |on: Option<&str>| {
+        all.iter()
+            .map(|&(name, off, v)| {
+                format!(
+                    "{name}={}",
+                    if on.is_none_or(|o| o == name) { v } else { off }
+                )
+            })
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let none = nodes(&list(Some("")));
+    for (name, ..) in all {
+        assert_ne!(none, nodes(&list(Some(name))), "{name} changes nothing");
     }
-    let r = run(&mate, "lmr_check=1 lmr_noisy=1", 11);
+    let r = run(&mate, &list(None), 11);
     assert!(
         r.score >= MATE_BOUND,
-        "no mate with both: {}",
+        "no mate with all of them: {}",
         uci_score(r.score)
     );
 }

@@ -42,6 +42,8 @@ struct Node {
     key: u64,
     tt_hit: Option<TtHit>,
     tt_move: Move,
+    /// On a principal variation now or when the table entry was stored.
+    tt_pv: bool,
     /// The move a singular search leaves out (none otherwise).
     excluded: Move,
     /// The static evaluation before correction, as the table keeps it.
@@ -181,8 +183,15 @@ impl Worker<'_> {
             let stand = self.corrected(pos, raw);
             if stand >= beta {
                 if tt_hit.is_none() {
-                    self.tt()
-                        .store(key, Move::NONE, to_tt(stand, ply), raw, 0, Bound::Lower);
+                    self.tt().store(
+                        key,
+                        Move::NONE,
+                        to_tt(stand, ply),
+                        raw,
+                        0,
+                        Bound::Lower,
+                        pv_node,
+                    );
                 }
                 return stand;
             }
@@ -215,7 +224,28 @@ impl Worker<'_> {
             list.as_slice(),
             scores,
         );
+        let qs_futility = self.params.qs_futility;
+        let futility_base = best + qs_futility;
         for m in Picked::new(list.as_mut_slice(), scores) {
+            // Futility: a capture (not a promotion, not a check) that cannot bring the
+            // eval back to alpha even with the piece it takes, or that does not win
+            // material where the eval alone is short of alpha.
+            if qs_futility > 0
+                && !in_check
+                && best > -MATE_BOUND
+                && m.move_type() == MoveType::Normal
+                && pos.gives_check_fast(m) == Some(false)
+            {
+                let gain = futility_base + pos.captured_kind(m).map_or(0, see::value);
+                if gain <= alpha {
+                    best = best.max(gain);
+                    continue;
+                }
+                if futility_base <= alpha && !see_ge(pos, m, 1) {
+                    best = best.max(futility_base);
+                    continue;
+                }
+            }
             // Captures that lose material cannot raise a quiet position's score.
             if !in_check
                 && m.move_type() != MoveType::Drop
@@ -248,8 +278,9 @@ impl Worker<'_> {
         } else {
             Bound::Upper
         };
+        let tt_pv = pv_node || tt_hit.is_some_and(|h| h.pv);
         self.tt()
-            .store(key, best_move, to_tt(best, ply), raw, 0, bound);
+            .store(key, best_move, to_tt(best, ply), raw, 0, bound, tt_pv);
         best
     }
 
@@ -370,6 +401,7 @@ impl Worker<'_> {
             raw_eval,
             eval,
             improving,
+            tt_pv: pv_node || tt_hit.is_some_and(|h| h.pv),
         })
     }
 
@@ -488,8 +520,15 @@ impl Worker<'_> {
                 return Some(0);
             }
             if s >= pc_beta {
-                self.tt()
-                    .store(n.key, m, to_tt(s, ply), n.raw_eval, shallower, Bound::Lower);
+                self.tt().store(
+                    n.key,
+                    m,
+                    to_tt(s, ply),
+                    n.raw_eval,
+                    shallower,
+                    Bound::Lower,
+                    n.tt_pv,
+                );
                 return Some(s);
             }
         }
@@ -645,6 +684,7 @@ impl Worker<'_> {
         {
             r = self.lmr(depth, searched);
             r -= n.pv_node as i32;
+            r -= p.lmr_ttpv * n.tt_pv as i32;
             r += (!n.pv_node && n.cut) as i32;
             r += !n.improving as i32;
             r -= f.gives_check as i32;
@@ -652,6 +692,8 @@ impl Worker<'_> {
                 let killers = self.heur.killers(ply);
                 r -= (m == killers[0] || m == killers[1]) as i32;
                 r -= self.heur.quiet_score(pos, m, ply) / p.lmr_hist_div;
+                r += (p.lmr_ttcapture != 0 && n.tt_move != Move::NONE && pos.is_capture(n.tt_move))
+                    as i32;
             } else {
                 r -= 1;
             }
@@ -865,6 +907,7 @@ impl Worker<'_> {
             n.raw_eval,
             n.depth,
             bound,
+            n.tt_pv,
         );
         if !n.in_check
             && (best_move == Move::NONE || !pos.is_capture(best_move))

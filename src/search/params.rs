@@ -139,6 +139,12 @@ search_params! {
     lmr_check = 0, 0..=1;
     /// Late-move reductions: 1 reduces late captures and promotions too (one ply less).
     lmr_noisy = 0, 0..=1;
+    /// Late-move reductions: plies less at a node that is or was on the principal variation.
+    lmr_ttpv = 0, 0..=3;
+    /// Late-move reductions: 1 reduces quiet moves a ply more when the table move is a capture.
+    lmr_ttcapture = 0, 0..=1;
+    /// Quiescence futility: a capture is tried only if eval + piece taken + this beats alpha (0: off).
+    qs_futility = 0, 0..=1000;
     /// Aspiration windows: the shallowest iteration they are used at.
     asp_depth = 5, 1..=20;
     /// Aspiration windows: the first half-width.

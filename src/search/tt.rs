@@ -26,6 +26,8 @@ pub struct TtHit {
     pub eval: i32,
     pub depth: i32,
     pub bound: Bound,
+    /// The node was on a principal variation when stored.
+    pub pv: bool,
 }
 
 #[derive(Default)]
@@ -50,8 +52,9 @@ fn pack(mv: Move, score: i32, eval: i32, bound: Bound) -> u64 {
         | ((bound as u64) << 62)
 }
 
-/// Data layout (64 bits): move 30 | score 16 | eval 16 | bound 2. Depth and age live in
-/// the key word's low byte, which the key check ignores.
+/// Data layout (64 bits): move 30 | score 16 | eval 16 | bound 2. Depth (7 bits), the
+/// PV flag (1 bit) and age (8 bits) live in the key word's low 16 bits, which the key
+/// check ignores.
 fn unpack(data: u64) -> (Move, i32, i32, Bound) {
     let mv = Move((data & 0x3FFF_FFFF) as u32);
     let score = ((data >> 30) & 0xFFFF) as u16 as i16 as i32;
@@ -173,16 +176,28 @@ impl Tt {
                     mv,
                     score,
                     eval,
-                    depth: (meta & 0xFF) as i32,
+                    depth: (meta & 0x7F) as i32,
                     bound,
+                    pv: meta & 0x80 != 0,
                 });
             }
         }
         None
     }
 
-    /// Stores a result, replacing the shallowest or oldest entry of the bucket.
-    pub fn store(&self, key: u64, mv: Move, score: i32, eval: i32, depth: i32, bound: Bound) {
+    /// Stores a result, replacing the shallowest or oldest entry of the bucket; `pv`
+    /// marks a node on a principal variation.
+    #[allow(clippy::too_many_arguments)]
+    pub fn store(
+        &self,
+        key: u64,
+        mv: Move,
+        score: i32,
+        eval: i32,
+        depth: i32,
+        bound: Bound,
+        pv: bool,
+    ) {
         let age = self.age.load(Ordering::Relaxed);
         let b = self.bucket(key);
         let mut victim = b;
@@ -200,20 +215,20 @@ impl Tt {
                 // Same position: keep the old move when the new result has none.
                 let (old_mv, ..) = unpack(data);
                 let mv = if mv == Move::NONE { old_mv } else { mv };
-                let d = (meta & 0xFF) as i32;
+                let d = (meta & 0x7F) as i32;
                 if bound == Bound::Exact || depth + 3 >= d || ((meta >> 8) as u8) != age {
-                    self.write(i, key, mv, score, eval, depth, bound, age);
+                    self.write(i, key, mv, score, eval, depth, bound, pv, age);
                 }
                 return;
             }
             let e_age = (meta >> 8) as u8;
-            let value = (meta & 0xFF) as i32 - 8 * (age.wrapping_sub(e_age) as i32);
+            let value = (meta & 0x7F) as i32 - 8 * (age.wrapping_sub(e_age) as i32);
             if value < worst {
                 worst = value;
                 victim = i;
             }
         }
-        self.write(victim, key, mv, score, eval, depth, bound, age);
+        self.write(victim, key, mv, score, eval, depth, bound, pv, age);
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -226,10 +241,11 @@ impl Tt {
         eval: i32,
         depth: i32,
         bound: Bound,
+        pv: bool,
         age: u8,
     ) {
         let data = pack(mv, score, eval, bound);
-        let meta = (depth.clamp(0, 255) as u64) | ((age as u64) << 8);
+        let meta = (depth.clamp(0, 127) as u64) | ((pv as u64) << 7) | ((age as u64) << 8);
         let e = &self.entries[i];
         e.data.store(data, Ordering::Relaxed);
         e.key
@@ -260,8 +276,9 @@ mod tests {
     fn store_and_probe() {
         let tt = Tt::new(1);
         let m = Move::normal(12, 28);
-        tt.store(0xDEAD_BEEF_0000_1234, m, -250, 17, 9, Bound::Lower);
+        tt.store(0xDEAD_BEEF_0000_1234, m, -250, 17, 9, Bound::Lower, true);
         let h = tt.probe(0xDEAD_BEEF_0000_1234).unwrap();
+        assert!(h.pv);
         assert_eq!(h.mv, m);
         assert_eq!(h.score, -250);
         assert_eq!(h.eval, 17);
@@ -276,7 +293,8 @@ mod tests {
     fn a_failed_resize_keeps_the_table() {
         let mut tt = Tt::new(1);
         let m = Move::normal(12, 28);
-        tt.store(0x1234_5678_9ABC_0000, m, 5, 5, 3, Bound::Exact);
+        tt.store(0x1234_5678_9ABC_0000, m, 5, 5, 3, Bound::Exact, false);
+        assert!(!tt.probe(0x1234_5678_9ABC_0000).unwrap().pv);
         // No machine has this much memory: refused, and the table is untouched.
         let e = tt.try_resize(usize::MAX >> 21).unwrap_err();
         assert!(e.contains("MB"), "{e}");
