@@ -9,7 +9,7 @@ use super::movepick::{MovePicker, Picked};
 use super::score::*;
 use super::see::{self, see_ge};
 use super::settings::Feature;
-use super::tt::{Bound, TtHit};
+use super::tt::{Bound, Record, TtHit};
 use super::worker::{Buf, Worker, BANK};
 use crate::rules::bitboard::*;
 use crate::rules::moves::*;
@@ -185,12 +185,14 @@ impl Worker<'_> {
                 if tt_hit.is_none() {
                     self.tt().store(
                         key,
-                        Move::NONE,
-                        to_tt(stand, ply),
-                        raw,
-                        0,
-                        Bound::Lower,
-                        pv_node,
+                        Record {
+                            mv: Move::NONE,
+                            score: to_tt(stand, ply),
+                            eval: raw,
+                            depth: 0,
+                            bound: Bound::Lower,
+                            pv: pv_node,
+                        },
                     );
                 }
                 return stand;
@@ -278,9 +280,15 @@ impl Worker<'_> {
         } else {
             Bound::Upper
         };
-        let tt_pv = pv_node || tt_hit.is_some_and(|h| h.pv);
-        self.tt()
-            .store(key, best_move, to_tt(best, ply), raw, 0, bound, tt_pv);
+        let r = Record {
+            mv: best_move,
+            score: to_tt(best, ply),
+            eval: raw,
+            depth: 0,
+            bound,
+            pv: pv_node || tt_hit.is_some_and(|h| h.pv),
+        };
+        self.tt().store(key, r);
         best
     }
 
@@ -520,15 +528,15 @@ impl Worker<'_> {
                 return Some(0);
             }
             if s >= pc_beta {
-                self.tt().store(
-                    n.key,
-                    m,
-                    to_tt(s, ply),
-                    n.raw_eval,
-                    shallower,
-                    Bound::Lower,
-                    n.tt_pv,
-                );
+                let r = Record {
+                    mv: m,
+                    score: to_tt(s, ply),
+                    eval: n.raw_eval,
+                    depth: shallower,
+                    bound: Bound::Lower,
+                    pv: n.tt_pv,
+                };
+                self.tt().store(n.key, r);
                 return Some(s);
             }
         }
@@ -900,15 +908,15 @@ impl Worker<'_> {
         } else {
             Bound::Upper
         };
-        self.tt().store(
-            n.key,
-            best_move,
-            to_tt(best, n.ply),
-            n.raw_eval,
-            n.depth,
+        let r = Record {
+            mv: best_move,
+            score: to_tt(best, n.ply),
+            eval: n.raw_eval,
+            depth: n.depth,
             bound,
-            n.tt_pv,
-        );
+            pv: n.tt_pv,
+        };
+        self.tt().store(n.key, r);
         if !n.in_check
             && (best_move == Move::NONE || !pos.is_capture(best_move))
             && best.abs() < MATE_BOUND

@@ -18,17 +18,20 @@ pub enum Bound {
     Exact = 3,
 }
 
-/// What a probe returns.
+/// What a search stores for a position, and a probe gives back.
 #[derive(Clone, Copy, Debug)]
-pub struct TtHit {
+pub struct Record {
     pub mv: Move,
     pub score: i32,
     pub eval: i32,
     pub depth: i32,
     pub bound: Bound,
-    /// The node was on a principal variation when stored.
+    /// The node is (or was, when stored) on a principal variation.
     pub pv: bool,
 }
+
+/// What a probe returns.
+pub type TtHit = Record;
 
 #[derive(Default)]
 struct Entry {
@@ -172,7 +175,7 @@ impl Tt {
             if (k ^ data) & !0xFFFF == key & !0xFFFF && data != 0 {
                 let meta = (k ^ data) & 0xFFFF;
                 let (mv, score, eval, bound) = unpack(data);
-                return Some(TtHit {
+                return Some(Record {
                     mv,
                     score,
                     eval,
@@ -185,19 +188,8 @@ impl Tt {
         None
     }
 
-    /// Stores a result, replacing the shallowest or oldest entry of the bucket; `pv`
-    /// marks a node on a principal variation.
-    #[allow(clippy::too_many_arguments)]
-    pub fn store(
-        &self,
-        key: u64,
-        mv: Move,
-        score: i32,
-        eval: i32,
-        depth: i32,
-        bound: Bound,
-        pv: bool,
-    ) {
+    /// Stores a result, replacing the shallowest or oldest entry of the bucket.
+    pub fn store(&self, key: u64, mut r: Record) {
         let age = self.age.load(Ordering::Relaxed);
         let b = self.bucket(key);
         let mut victim = b;
@@ -213,11 +205,12 @@ impl Tt {
             }
             if (k ^ data) & !0xFFFF == key & !0xFFFF {
                 // Same position: keep the old move when the new result has none.
-                let (old_mv, ..) = unpack(data);
-                let mv = if mv == Move::NONE { old_mv } else { mv };
+                if r.mv == Move::NONE {
+                    r.mv = unpack(data).0;
+                }
                 let d = (meta & 0x7F) as i32;
-                if bound == Bound::Exact || depth + 3 >= d || ((meta >> 8) as u8) != age {
-                    self.write(i, key, mv, score, eval, depth, bound, pv, age);
+                if r.bound == Bound::Exact || r.depth + 3 >= d || ((meta >> 8) as u8) != age {
+                    self.write(i, key, &r, age);
                 }
                 return;
             }
@@ -228,24 +221,12 @@ impl Tt {
                 victim = i;
             }
         }
-        self.write(victim, key, mv, score, eval, depth, bound, pv, age);
+        self.write(victim, key, &r, age);
     }
 
-    #[allow(clippy::too_many_arguments)]
-    fn write(
-        &self,
-        i: usize,
-        key: u64,
-        mv: Move,
-        score: i32,
-        eval: i32,
-        depth: i32,
-        bound: Bound,
-        pv: bool,
-        age: u8,
-    ) {
-        let data = pack(mv, score, eval, bound);
-        let meta = (depth.clamp(0, 127) as u64) | ((pv as u64) << 7) | ((age as u64) << 8);
+    fn write(&self, i: usize, key: u64, r: &Record, age: u8) {
+        let data = pack(r.mv, r.score, r.eval, r.bound);
+        let meta = (r.depth.clamp(0, 127) as u64) | ((r.pv as u64) << 7) | ((age as u64) << 8);
         let e = &self.entries[i];
         e.data.store(data, Ordering::Relaxed);
         e.key
@@ -276,7 +257,15 @@ mod tests {
     fn store_and_probe() {
         let tt = Tt::new(1);
         let m = Move::normal(12, 28);
-        tt.store(0xDEAD_BEEF_0000_1234, m, -250, 17, 9, Bound::Lower, true);
+        let r = |score, eval, depth, bound, pv| Record {
+            mv: m,
+            score,
+            eval,
+            depth,
+            bound,
+            pv,
+        };
+        tt.store(0xDEAD_BEEF_0000_1234, r(-250, 17, 9, Bound::Lower, true));
         let h = tt.probe(0xDEAD_BEEF_0000_1234).unwrap();
         assert!(h.pv);
         assert_eq!(h.mv, m);
@@ -293,7 +282,15 @@ mod tests {
     fn a_failed_resize_keeps_the_table() {
         let mut tt = Tt::new(1);
         let m = Move::normal(12, 28);
-        tt.store(0x1234_5678_9ABC_0000, m, 5, 5, 3, Bound::Exact, false);
+        let r = Record {
+            mv: m,
+            score: 5,
+            eval: 5,
+            depth: 3,
+            bound: Bound::Exact,
+            pv: false,
+        };
+        tt.store(0x1234_5678_9ABC_0000, r);
         assert!(!tt.probe(0x1234_5678_9ABC_0000).unwrap().pv);
         // No machine has this much memory: refused, and the table is untouched.
         let e = tt.try_resize(usize::MAX >> 21).unwrap_err();
