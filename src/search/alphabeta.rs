@@ -238,7 +238,7 @@ impl Worker<'_> {
                 && m.move_type() == MoveType::Normal
                 && pos.gives_check_fast(m) == Some(false)
             {
-                let gain = futility_base + pos.captured_kind(m).map_or(0, see::value);
+                let gain = futility_base + see::captured_value(pos, m);
                 if gain <= alpha {
                     best = best.max(gain);
                     continue;
@@ -683,7 +683,7 @@ impl Worker<'_> {
         // value taken is looked up only here, for the few moves that get this far).
         let noisy_ok = p.lmr_noisy != 0
             && !f.quiet
-            && (n.cut || n.eval + pos.captured_kind(m).map_or(0, see::value) <= alpha);
+            && (n.cut || n.eval + see::captured_value(pos, m) <= alpha);
         if depth >= p.lmr_depth
             && searched >= p.lmr_moves as usize
             && (f.quiet || noisy_ok)

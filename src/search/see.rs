@@ -165,6 +165,12 @@ fn needs_play(pos: &Position, m: Move) -> bool {
     false
 }
 
+/// The value of the piece `m` takes (0 for none).
+#[inline]
+pub fn captured_value(pos: &Position, m: Move) -> i32 {
+    pos.captured_kind(m).map_or(0, value)
+}
+
 /// What `m` gains for the mover on the board: the captured value, promotion gain and
 /// the sentry lost over the edge.
 fn gain(pos: &Position, m: Move) -> i32 {

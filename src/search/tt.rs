@@ -33,6 +33,10 @@ pub struct Record {
 /// What a probe returns.
 pub type TtHit = Record;
 
+/// The depth's bits and the PV flag's bit in the key word's low byte.
+const DEPTH_BITS: u64 = 0x7F;
+const PV_BIT: u64 = 0x80;
+
 #[derive(Default)]
 struct Entry {
     key: AtomicU64,
@@ -179,9 +183,9 @@ impl Tt {
                     mv,
                     score,
                     eval,
-                    depth: (meta & 0x7F) as i32,
+                    depth: (meta & DEPTH_BITS) as i32,
                     bound,
-                    pv: meta & 0x80 != 0,
+                    pv: meta & PV_BIT != 0,
                 });
             }
         }
@@ -208,14 +212,14 @@ impl Tt {
                 if r.mv == Move::NONE {
                     r.mv = unpack(data).0;
                 }
-                let d = (meta & 0x7F) as i32;
+                let d = (meta & DEPTH_BITS) as i32;
                 if r.bound == Bound::Exact || r.depth + 3 >= d || ((meta >> 8) as u8) != age {
                     self.write(i, key, &r, age);
                 }
                 return;
             }
             let e_age = (meta >> 8) as u8;
-            let value = (meta & 0x7F) as i32 - 8 * (age.wrapping_sub(e_age) as i32);
+            let value = (meta & DEPTH_BITS) as i32 - 8 * (age.wrapping_sub(e_age) as i32);
             if value < worst {
                 worst = value;
                 victim = i;
@@ -226,7 +230,8 @@ impl Tt {
 
     fn write(&self, i: usize, key: u64, r: &Record, age: u8) {
         let data = pack(r.mv, r.score, r.eval, r.bound);
-        let meta = (r.depth.clamp(0, 127) as u64) | ((r.pv as u64) << 7) | ((age as u64) << 8);
+        let pv = if r.pv { PV_BIT } else { 0 };
+        let meta = (r.depth.clamp(0, DEPTH_BITS as i32) as u64) | pv | ((age as u64) << 8);
         let e = &self.entries[i];
         e.data.store(data, Ordering::Relaxed);
         e.key
