@@ -121,3 +121,31 @@ fn public_vectors_are_in_the_suites() {
         assert!(found, "public vector missing from the suites: {line}");
     }
 }
+
+/// `divide` (UCI `go perft`, `lancer perft --divide`) reports the root moves in the
+/// order of the legal moves however many threads count them, as Stockfish does: a
+/// transcript or a script can rely on the order.
+#[test]
+fn divide_reports_in_move_order_on_several_threads() {
+    use lancer::rules::moves::MoveList;
+    use lancer::rules::notation::move_text;
+    use lancer::rules::perft::divide;
+    let v = variants().get("eightpiece").unwrap();
+    let p = lancer::rules::position::Position::from_efen(v, &v.default_start_fen()).unwrap();
+    let mut list = MoveList::new();
+    p.legal_moves(&mut list);
+    let want: Vec<String> = list.iter().map(|&m| move_text(&p, m)).collect();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(4)
+        .build()
+        .unwrap();
+    for _ in 0..20 {
+        let got = std::sync::Mutex::new(Vec::new());
+        let total =
+            pool.install(|| divide(&p, 2, &|m, n| got.lock().unwrap().push((m.to_string(), n))));
+        let got = got.into_inner().unwrap();
+        let names: Vec<&String> = got.iter().map(|(m, _)| m).collect();
+        assert_eq!(names, want.iter().collect::<Vec<_>>());
+        assert_eq!(got.iter().map(|(_, n)| n).sum::<u64>(), total);
+    }
+}

@@ -23,16 +23,29 @@ pub fn perft(pos: &Position, depth: u32) -> u64 {
 }
 
 /// Perft split by root move over the rayon pool: `report` gets each root move's text
-/// and count as soon as it is counted (in move order on one thread). Returns the total.
+/// and count in move order (as Stockfish prints them), each as soon as it and every
+/// move before it are counted. Returns the total.
 pub fn divide(pos: &Position, depth: u32, report: &(dyn Fn(&str, u64) + Sync)) -> u64 {
     let mut list = MoveList::new();
     pos.legal_moves(&mut list);
     let d = depth.max(1);
-    list.as_slice()
+    let moves = list.as_slice();
+    // Counts finish in any order on several threads; the next move to report and the
+    // counts waiting for it live under one lock, so lines come out in move order.
+    let pending = std::sync::Mutex::new((0usize, vec![None; moves.len()]));
+    moves
         .par_iter()
-        .map(|&m| {
+        .enumerate()
+        .map(|(i, &m)| {
             let n = perft(&pos.after(m), d - 1);
-            report(&move_text(pos, m), n);
+            if let Ok(mut p) = pending.lock() {
+                let (next, counts) = &mut *p;
+                counts[i] = Some(n);
+                while let Some(c) = counts.get(*next).copied().flatten() {
+                    report(&move_text(pos, moves[*next]), c);
+                    *next += 1;
+                }
+            }
             n
         })
         .sum()
