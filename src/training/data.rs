@@ -323,17 +323,23 @@ mod tests {
     use super::*;
     use crate::rules::ini::Variants;
 
-    fn tmp(name: &str) -> String {
-        let d = std::env::temp_dir().join(format!("lancer-data-{}", std::process::id()));
+    /// A fresh folder of the test's own (tests run at once in one process).
+    fn tmp_dir(test: &str) -> std::path::PathBuf {
+        let d = std::env::temp_dir().join(format!("lancer-data-{}-{test}", std::process::id()));
         std::fs::create_dir_all(&d).unwrap();
-        d.join(name).to_str().unwrap().to_string()
+        d
+    }
+
+    fn tmp(dir: &std::path::Path, name: &str) -> String {
+        dir.join(name).to_str().unwrap().to_string()
     }
 
     #[test]
     fn games_read_back_and_a_cut_file_resumes_at_its_last_whole_game() {
         let vs = Variants::builtin();
         let v = vs.get("lighthouse").unwrap();
-        let path = tmp("lh.data");
+        let dir = tmp_dir("resume");
+        let path = tmp(&dir, "lh.data");
         std::fs::remove_file(&path).ok();
         let h = Header {
             variant: v.name.clone(),
@@ -373,14 +379,15 @@ mod tests {
         let chess = vs.get("chess").unwrap();
         let e = read(chess, std::slice::from_ref(&path)).err().unwrap();
         assert!(e.contains("data of lighthouse"), "{e}");
-        std::fs::remove_file(&path).ok();
+        std::fs::remove_dir_all(&dir).ok();
     }
 
     #[test]
     fn text_lines_are_read_too_and_one_game_in_fifty_is_held_out() {
         let vs = Variants::builtin();
         let v = vs.get("chess").unwrap();
-        let path = tmp("chess.txt");
+        let dir = tmp_dir("text");
+        let path = tmp(&dir, "chess.txt");
         let line = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 | 1-0 | 30\n";
         std::fs::write(&path, line.repeat(10_000)).unwrap();
         let s = read(v, std::slice::from_ref(&path)).unwrap();
@@ -389,7 +396,7 @@ mod tests {
         // Files too small for a held-out game of their own add up.
         let small: Vec<String> = (0..10)
             .map(|i| {
-                let p = tmp(&format!("small{i}.txt"));
+                let p = tmp(&dir, &format!("small{i}.txt"));
                 std::fs::write(&p, line.repeat(1_000)).unwrap();
                 p
             })
@@ -399,7 +406,7 @@ mod tests {
         std::fs::write(&path, "8/8 w | 1-0 | 3\n").unwrap();
         let e = read(v, std::slice::from_ref(&path)).err().unwrap();
         assert!(e.contains("chess.txt:1"), "{e}");
-        std::fs::remove_file(&path).ok();
+        std::fs::remove_dir_all(&dir).ok();
         assert!((0..1000).filter(|&g| held_out(g)).count() == 20);
     }
 }
