@@ -3,7 +3,8 @@
 # strength"), side by side in one run:
 #   self    the current lancer against an old commit (BASE) at 1+0.01 in every
 #           variant (GAMES_SELF, or GAMES_SELF_<variant>);
-#   self10  the same at 10+0.1 in the five lancer variants (GAMES_SELF10);
+#   self10  the same at 10+0.1 in the five lancer variants among VARIANTS
+#           (GAMES_SELF10);
 #   chess   chess against Debian's fairy-stockfish 11.1 at 10+0.1 on two kinds of
 #           openings: `lancer openings` lines (seed SEED) and random 8-ply lines that
 #           Debian's stockfish at depth 10 scores within 60 cp (sf_openings.py, seed
@@ -91,6 +92,8 @@ fi
 if has self10; then
   echo "== self10: against $base at 10+0.1, $games_self10 games per variant"
   for v in fullcavalry eightpiece eightpiecerandom royalstandard lighthouse; do
+    # Only the lancer variants among VARIANTS: chess and Chess960 have no 10+0.1 row.
+    [[ " $variants " == *" $v "* ]] || continue
     openings "$out/$v.epd" "$v" $(( (games_self10 + 1) / 2 ))
     match "self10-$v" "$v" "$games_self10" "$out/$v.epd" -engine cmd="$new" name=lancer \
       -engine cmd="$old" name="$base" -each proto=uci tc=10+0.1
