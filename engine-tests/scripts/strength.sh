@@ -43,7 +43,9 @@ games_wdl=${GAMES_WDL:-200}
 conc=${CONCURRENCY:-2}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
-has() { [[ " $parts " == *" $1 "* ]]; }
+# among WORD LIST: WORD is one of the space-separated LIST.
+among() { [[ " $2 " == *" $1 "* ]]; }
+has() { among "$1" "$parts"; }
 
 cargo build --release --quiet
 new="$out/lancer-new"
@@ -93,7 +95,7 @@ if has self10; then
   echo "== self10: against $base at 10+0.1, $games_self10 games per variant"
   for v in fullcavalry eightpiece eightpiecerandom royalstandard lighthouse; do
     # Only the lancer variants among VARIANTS: chess and Chess960 have no 10+0.1 row.
-    [[ " $variants " == *" $v "* ]] || continue
+    among "$v" "$variants" || continue
     openings "$out/$v.epd" "$v" $(( (games_self10 + 1) / 2 ))
     match "self10-$v" "$v" "$games_self10" "$out/$v.epd" -engine cmd="$new" name=lancer \
       -engine cmd="$old" name="$base" -each proto=uci tc=10+0.1
