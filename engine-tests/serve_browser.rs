@@ -4,7 +4,8 @@
 //! castling with its facing, a promotion to a lancer, a Royal Standard displacement,
 //! windmill moves and a Lighthouse drop; after each move the page's `data-`
 //! attributes are checked against lancer's own position, and the targets a click
-//! shows against lancer's legal moves. Screenshots go to `target/serve-browser/`.
+//! shows against lancer's legal moves. Screenshots and chromedriver's logs go to
+//! `target/serve-browser/`.
 //! Without `chromium` and `chromedriver` the test says it skipped, except under CI
 //! (`CI` set), which must have them (`.ci/run` installs them).
 
@@ -73,7 +74,9 @@ fn http_json(addr: SocketAddr, method: &str, path: &str, body: Option<&Value>) -
     }
     let rest = String::from_utf8_lossy(&raw[head_end..]).to_string();
     let rest = if chunked { unchunk(&rest) } else { rest };
-    serde_json::from_str(&rest).unwrap_or(Value::Null)
+    // An answer that is not JSON is kept as text, for the message of a failure.
+    serde_json::from_str(&rest)
+        .unwrap_or_else(|_| Value::String(format!("(not JSON) {}", String::from_utf8_lossy(&raw))))
 }
 
 fn unchunk(mut s: &str) -> String {
@@ -111,12 +114,27 @@ fn base64_decode(s: &str) -> Vec<u8> {
     out
 }
 
-/// A chromedriver process with one headless Chromium session.
+/// A chromedriver process with one headless Chromium session. One runs at a time
+/// (the tests share two cores), each with its own profile.
 struct Browser {
     driver: std::process::Child,
     addr: SocketAddr,
     session: String,
     profile: std::path::PathBuf,
+    log: std::path::PathBuf,
+    _turn: std::sync::MutexGuard<'static, ()>,
+}
+
+/// Held by the one Browser alive.
+static ONE_BROWSER: std::sync::Mutex<()> = std::sync::Mutex::new(());
+/// Numbers the browsers of this process, so no two share a profile.
+static BROWSERS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// The last lines of a file (chromedriver's log, when a session fails).
+fn tail(path: &Path, lines: usize) -> String {
+    let text = std::fs::read_to_string(path).unwrap_or_default();
+    let all: Vec<&str> = text.lines().collect();
+    all[all.len().saturating_sub(lines)..].join("\n")
 }
 
 impl Drop for Browser {
@@ -140,60 +158,81 @@ impl Browser {
     }
 
     /// A browser whose page is `w` x `h` CSS pixels (a phone's with `mobile`).
-    /// `evil.example` resolves to this machine, as a rebound name would.
+    /// `evil.example` resolves to this machine, as a rebound name would. A session
+    /// that fails to start is tried again with a new chromedriver, up to three times.
     fn sized(name: &str, w: u32, h: u32, mobile: bool) -> Browser {
-        let port = std::net::TcpListener::bind("127.0.0.1:0")
-            .unwrap()
-            .local_addr()
-            .unwrap()
-            .port();
-        let driver = std::process::Command::new(CHROMEDRIVER)
-            .arg(format!("--port={port}"))
-            .stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::null())
-            .spawn()
-            .expect("chromedriver");
-        let addr: SocketAddr = format!("127.0.0.1:{port}").parse().unwrap();
-        let t = Instant::now();
-        while TcpStream::connect(addr).is_err() {
-            assert!(
-                t.elapsed() < Duration::from_secs(30),
-                "chromedriver did not start"
-            );
-            std::thread::sleep(Duration::from_millis(50));
-        }
+        let turn = ONE_BROWSER.lock().unwrap_or_else(|e| e.into_inner());
+        let n = BROWSERS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let dir = Path::new(ROOT).join("target/serve-browser");
+        std::fs::create_dir_all(&dir).unwrap();
+        let log = dir.join(format!("chromedriver-{n}-{name}.log"));
         let profile =
-            std::env::temp_dir().join(format!("lancer-chromium-{}-{name}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&profile);
-        let caps = json!({"capabilities": {"alwaysMatch": {
-            "browserName": "chrome",
-            "goog:chromeOptions": {
-                "binary": CHROMIUM,
-                "mobileEmulation": {"deviceMetrics": {
-                    "width": w, "height": h, "pixelRatio": 1.0, "mobile": mobile, "touch": mobile,
-                }},
-                "args": [
-                    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
-                    "--no-first-run", "--disable-background-networking",
-                    "--disable-component-update", "--disable-sync",
-                    "--disable-dev-shm-usage", "--window-size=1400,1000",
-                    "--host-resolver-rules=MAP evil.example 127.0.0.1",
-                    format!("--user-data-dir={}", profile.display()),
-                ],
-            },
-        }}});
-        let mut b = Browser {
-            driver,
-            addr,
-            session: String::new(),
-            profile,
-        };
-        let r = http_json(addr, "POST", "/session", Some(&caps));
-        b.session = r["value"]["sessionId"]
-            .as_str()
-            .unwrap_or_else(|| panic!("no WebDriver session: {r}"))
-            .to_string();
-        b
+            std::env::temp_dir().join(format!("lancer-chromium-{}-{n}-{name}", std::process::id()));
+        let mut failures = Vec::new();
+        for attempt in 1..=3 {
+            let _ = std::fs::remove_dir_all(&profile);
+            let port = std::net::TcpListener::bind("127.0.0.1:0")
+                .unwrap()
+                .local_addr()
+                .unwrap()
+                .port();
+            let driver = std::process::Command::new(CHROMEDRIVER)
+                .arg(format!("--port={port}"))
+                .arg(format!("--log-path={}", log.display()))
+                .stdout(std::process::Stdio::null())
+                .stderr(std::process::Stdio::null())
+                .spawn()
+                .expect("chromedriver");
+            let addr: SocketAddr = format!("127.0.0.1:{port}").parse().unwrap();
+            let t = Instant::now();
+            while TcpStream::connect(addr).is_err() {
+                assert!(
+                    t.elapsed() < Duration::from_secs(30),
+                    "chromedriver did not start"
+                );
+                std::thread::sleep(Duration::from_millis(50));
+            }
+            let caps = json!({"capabilities": {"alwaysMatch": {
+                "browserName": "chrome",
+                "goog:chromeOptions": {
+                    "binary": CHROMIUM,
+                    "mobileEmulation": {"deviceMetrics": {
+                        "width": w, "height": h, "pixelRatio": 1.0, "mobile": mobile, "touch": mobile,
+                    }},
+                    "args": [
+                        "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+                        "--no-first-run", "--disable-background-networking",
+                        "--disable-component-update", "--disable-sync",
+                        "--disable-dev-shm-usage", "--window-size=1400,1000",
+                        "--host-resolver-rules=MAP evil.example 127.0.0.1",
+                        format!("--user-data-dir={}", profile.display()),
+                    ],
+                },
+            }}});
+            let r = http_json(addr, "POST", "/session", Some(&caps));
+            if let Some(id) = r["value"]["sessionId"].as_str() {
+                if attempt > 1 {
+                    eprintln!("browser {name}: a session at attempt {attempt}, after {failures:?}");
+                }
+                return Browser {
+                    driver,
+                    addr,
+                    session: id.to_string(),
+                    profile,
+                    log,
+                    _turn: turn,
+                };
+            }
+            let mut driver = driver;
+            let _ = driver.kill();
+            let _ = driver.wait();
+            eprintln!(
+                "browser {name}: no WebDriver session at attempt {attempt}: {r}\nchromedriver's log ends:\n{}",
+                tail(&log, 30)
+            );
+            failures.push(format!("attempt {attempt}: {r}"));
+        }
+        panic!("no WebDriver session: {failures:?}");
     }
 
     fn cmd(&self, method: &str, path: &str, body: Option<Value>) -> Value {
@@ -203,10 +242,15 @@ impl Browser {
             &format!("/session/{}{path}", self.session),
             body.as_ref(),
         );
-        if let Some(e) = r["value"]["error"].as_str() {
-            panic!("WebDriver {method} {path}: {e}: {}", r["value"]["message"]);
+        match r.get("value") {
+            Some(v) if v["error"].is_null() => v.clone(),
+            _ => panic!(
+                "WebDriver {method} {path}: {}: {}\nchromedriver's log ends:\n{}",
+                r["value"]["error"],
+                r["value"]["message"],
+                tail(&self.log, 30)
+            ),
         }
-        r["value"].clone()
     }
 
     fn go(&self, url: &str) {
