@@ -130,6 +130,13 @@ static ONE_BROWSER: std::sync::Mutex<()> = std::sync::Mutex::new(());
 /// Numbers the browsers of this process, so no two share a profile.
 static BROWSERS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
 
+/// `target/serve-browser/`, made if missing: the screenshots and chromedriver's logs.
+fn out_dir() -> std::path::PathBuf {
+    let dir = Path::new(ROOT).join("target/serve-browser");
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
 /// The last lines of a file (chromedriver's log, when a session fails).
 fn tail(path: &Path, lines: usize) -> String {
     let text = std::fs::read_to_string(path).unwrap_or_default();
@@ -163,11 +170,26 @@ impl Browser {
     fn sized(name: &str, w: u32, h: u32, mobile: bool) -> Browser {
         let turn = ONE_BROWSER.lock().unwrap_or_else(|e| e.into_inner());
         let n = BROWSERS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let dir = Path::new(ROOT).join("target/serve-browser");
-        std::fs::create_dir_all(&dir).unwrap();
-        let log = dir.join(format!("chromedriver-{n}-{name}.log"));
+        let log = out_dir().join(format!("chromedriver-{n}-{name}.log"));
         let profile =
             std::env::temp_dir().join(format!("lancer-chromium-{}-{n}-{name}", std::process::id()));
+        let caps = json!({"capabilities": {"alwaysMatch": {
+            "browserName": "chrome",
+            "goog:chromeOptions": {
+                "binary": CHROMIUM,
+                "mobileEmulation": {"deviceMetrics": {
+                    "width": w, "height": h, "pixelRatio": 1.0, "mobile": mobile, "touch": mobile,
+                }},
+                "args": [
+                    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+                    "--no-first-run", "--disable-background-networking",
+                    "--disable-component-update", "--disable-sync",
+                    "--disable-dev-shm-usage", "--window-size=1400,1000",
+                    "--host-resolver-rules=MAP evil.example 127.0.0.1",
+                    format!("--user-data-dir={}", profile.display()),
+                ],
+            },
+        }}});
         let mut failures = Vec::new();
         for attempt in 1..=3 {
             let _ = std::fs::remove_dir_all(&profile);
@@ -176,7 +198,7 @@ impl Browser {
                 .local_addr()
                 .unwrap()
                 .port();
-            let driver = std::process::Command::new(CHROMEDRIVER)
+            let mut driver = std::process::Command::new(CHROMEDRIVER)
                 .arg(format!("--port={port}"))
                 .arg(format!("--log-path={}", log.display()))
                 .stdout(std::process::Stdio::null())
@@ -192,23 +214,6 @@ impl Browser {
                 );
                 std::thread::sleep(Duration::from_millis(50));
             }
-            let caps = json!({"capabilities": {"alwaysMatch": {
-                "browserName": "chrome",
-                "goog:chromeOptions": {
-                    "binary": CHROMIUM,
-                    "mobileEmulation": {"deviceMetrics": {
-                        "width": w, "height": h, "pixelRatio": 1.0, "mobile": mobile, "touch": mobile,
-                    }},
-                    "args": [
-                        "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
-                        "--no-first-run", "--disable-background-networking",
-                        "--disable-component-update", "--disable-sync",
-                        "--disable-dev-shm-usage", "--window-size=1400,1000",
-                        "--host-resolver-rules=MAP evil.example 127.0.0.1",
-                        format!("--user-data-dir={}", profile.display()),
-                    ],
-                },
-            }}});
             let r = http_json(addr, "POST", "/session", Some(&caps));
             if let Some(id) = r["value"]["sessionId"].as_str() {
                 if attempt > 1 {
@@ -223,7 +228,6 @@ impl Browser {
                     _turn: turn,
                 };
             }
-            let mut driver = driver;
             let _ = driver.kill();
             let _ = driver.wait();
             eprintln!(
@@ -244,10 +248,10 @@ impl Browser {
         );
         match r.get("value") {
             Some(v) if v["error"].is_null() => v.clone(),
-            _ => panic!(
-                "WebDriver {method} {path}: {}: {}\nchromedriver's log ends:\n{}",
-                r["value"]["error"],
-                r["value"]["message"],
+            // The whole answer: WebDriver's error and message, or text that is not JSON.
+            v => panic!(
+                "WebDriver {method} {path}: {}\nchromedriver's log ends:\n{}",
+                v.unwrap_or(&r),
                 tail(&self.log, 30)
             ),
         }
@@ -348,10 +352,8 @@ impl Browser {
 
     fn screenshot(&self, name: &str) {
         let b64 = self.cmd("GET", "/screenshot", None);
-        let dir = Path::new(ROOT).join("target/serve-browser");
-        std::fs::create_dir_all(&dir).unwrap();
         std::fs::write(
-            dir.join(format!("{name}.png")),
+            out_dir().join(format!("{name}.png")),
             base64_decode(b64.as_str().unwrap_or("")),
         )
         .unwrap();
