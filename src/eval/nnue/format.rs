@@ -215,6 +215,7 @@ impl Net {
             }
         }
         Ok(Net {
+            kingless: shape.layout.kings == KingBuckets::NONE,
             layout: shape.layout,
             h,
             activation: shape.activation,

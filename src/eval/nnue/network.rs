@@ -48,6 +48,9 @@ pub struct Net {
     pub residual: bool,
     /// Where it came from: a built-in network's name or a file's path.
     pub name: String,
+    /// Both sides see the inputs alike whatever their kings' squares (no king
+    /// buckets, no mirror): an update walks the changed inputs once for both views.
+    pub(super) kingless: bool,
 }
 
 /// A network's weights as training holds them, the file's scales taken out.
@@ -175,6 +178,38 @@ impl Net {
         }
     }
 
+    /// [`Net::add_rows`] for both views at once, from `acc`'s own bits to `to`, for a
+    /// kingless network: each changed input is found once (the update's hot loop).
+    #[inline(always)]
+    fn add_rows_both(&self, acc: &mut Accumulator, to: &[Bitboard; 2 * MAX_GROUPS], h: usize) {
+        let n = self.layout.groups.len();
+        for i in 0..2 * n {
+            let (c, g) = if i < n {
+                (Color::White, i)
+            } else {
+                (Color::Black, i - n)
+            };
+            let from = acc.bits[i];
+            for (mut bits, add) in [(from & !to[i], false), (to[i] & !from, true)] {
+                while bits != 0 {
+                    let bit = bits.trailing_zeros() as u8;
+                    bits &= bits - 1;
+                    for view in [Color::White, Color::Black] {
+                        let row = self.layout.input(view, c, g, bit) * h;
+                        let w = &self.w1[row..row + h];
+                        for (a, d) in acc.v[view.idx()][..h].iter_mut().zip(w) {
+                            *a = if add {
+                                a.wrapping_add(*d)
+                            } else {
+                                a.wrapping_sub(*d)
+                            };
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     /// Brings `acc` to `pos`, starting from `from` when that is valid and close
     /// (fewer than [`MAX_CHANGES`] changed inputs), else from its own sums when they
     /// are close, else from scratch. A view whose king changed bucket or half of the
@@ -200,6 +235,18 @@ impl Net {
             }
             _ => own > MAX_CHANGES,
         };
+        if self.kingless {
+            if fresh {
+                for view in [Color::White, Color::Black] {
+                    self.rebuild(acc, view, Perspective::default(), &target);
+                }
+            } else {
+                self.sized(|h| self.add_rows_both(acc, &target, h));
+            }
+            acc.bits[..n].copy_from_slice(&target[..n]);
+            acc.valid = true;
+            return;
+        }
         for view in [Color::White, Color::Black] {
             let p = self.layout.perspective(pos, view);
             if fresh || acc.persp[view.idx()] != p {
@@ -254,19 +301,14 @@ impl Net {
         for (view, w) in [stm, stm.flip()].into_iter().zip(w2.chunks_exact(h)) {
             // Sums of 64 units in i32, then in i64: a unit times a weight is below
             // 2^23, and a squared unit's below 2^15 times 2^8, as the reader refuses
-            // SCReLU output weights beyond [`MAX_SCRELU_W2`].
-            for (a, w) in acc.v[view.idx()][..h].chunks(64).zip(w.chunks(64)) {
-                let mut part = 0i32;
-                for (a, w) in a.iter().zip(w) {
-                    let c = (*a).clamp(0, QA as i16);
-                    part += if SQUARE {
-                        i32::from(c.wrapping_mul(*w)) * i32::from(c)
-                    } else {
-                        i32::from(c) * i32::from(*w)
-                    };
-                }
-                sum += i64::from(part);
+            // SCReLU output weights beyond [`MAX_SCRELU_W2`]. Whole blocks of 64 have
+            // a length the compiler knows.
+            let (blocks, rest) = acc.v[view.idx()][..h].as_chunks::<64>();
+            let (wblocks, wrest) = w.as_chunks::<64>();
+            for (a, w) in blocks.iter().zip(wblocks) {
+                sum += i64::from(dot::<SQUARE>(a, w));
             }
+            sum += i64::from(dot::<SQUARE>(rest, wrest));
         }
         if SQUARE {
             // Back to the scale of one unit times a weight.
@@ -284,6 +326,22 @@ impl Net {
         self.refresh(pos, &mut acc);
         self.output(&acc, pos)
     }
+}
+
+/// The sum of units `a` (clipped, squared under SCReLU) times weights `w`, at most 64
+/// of them ([`Net::output`] bounds it in i32 so).
+#[inline(always)]
+fn dot<const SQUARE: bool>(a: &[i16], w: &[i16]) -> i32 {
+    let mut part = 0i32;
+    for (a, w) in a.iter().zip(w) {
+        let c = (*a).clamp(0, QA as i16);
+        part += if SQUARE {
+            i32::from(c.wrapping_mul(*w)) * i32::from(c)
+        } else {
+            i32::from(c) * i32::from(*w)
+        };
+    }
+    part
 }
 
 impl std::fmt::Debug for Net {
