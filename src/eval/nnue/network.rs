@@ -155,24 +155,13 @@ impl Net {
     ) {
         let n = self.layout.groups.len();
         for i in 0..2 * n {
-            let (c, g) = if i < n {
-                (Color::White, i)
-            } else {
-                (Color::Black, i - n)
-            };
+            let (c, g) = colour_group(i, n);
             for (mut bits, add) in [(from[i] & !to[i], false), (to[i] & !from[i], true)] {
                 while bits != 0 {
                     let bit = bits.trailing_zeros() as u8;
                     bits &= bits - 1;
                     let row = self.layout.feature(view, p, c, g, bit) * h;
-                    let w = &self.w1[row..row + h];
-                    for (a, d) in v[..h].iter_mut().zip(w) {
-                        *a = if add {
-                            a.wrapping_add(*d)
-                        } else {
-                            a.wrapping_sub(*d)
-                        };
-                    }
+                    add_row(&mut v[..h], &self.w1[row..row + h], add);
                 }
             }
         }
@@ -184,11 +173,7 @@ impl Net {
     fn add_rows_both(&self, acc: &mut Accumulator, to: &[Bitboard; 2 * MAX_GROUPS], h: usize) {
         let n = self.layout.groups.len();
         for i in 0..2 * n {
-            let (c, g) = if i < n {
-                (Color::White, i)
-            } else {
-                (Color::Black, i - n)
-            };
+            let (c, g) = colour_group(i, n);
             let from = acc.bits[i];
             for (mut bits, add) in [(from & !to[i], false), (to[i] & !from, true)] {
                 while bits != 0 {
@@ -196,14 +181,7 @@ impl Net {
                     bits &= bits - 1;
                     for view in [Color::White, Color::Black] {
                         let row = self.layout.input(view, c, g, bit) * h;
-                        let w = &self.w1[row..row + h];
-                        for (a, d) in acc.v[view.idx()][..h].iter_mut().zip(w) {
-                            *a = if add {
-                                a.wrapping_add(*d)
-                            } else {
-                                a.wrapping_sub(*d)
-                            };
-                        }
+                        add_row(&mut acc.v[view.idx()][..h], &self.w1[row..row + h], add);
                     }
                 }
             }
@@ -328,6 +306,29 @@ impl Net {
     }
 }
 
+/// The colour and group of slot `i` of an accumulator's bits, for `n` groups (White's
+/// first).
+#[inline(always)]
+fn colour_group(i: usize, n: usize) -> (Color, usize) {
+    if i < n {
+        (Color::White, i)
+    } else {
+        (Color::Black, i - n)
+    }
+}
+
+/// Adds the input row `w` to the sums `v` (`add`), or takes it off.
+#[inline(always)]
+fn add_row(v: &mut [i16], w: &[i16], add: bool) {
+    for (a, d) in v.iter_mut().zip(w) {
+        *a = if add {
+            a.wrapping_add(*d)
+        } else {
+            a.wrapping_sub(*d)
+        };
+    }
+}
+
 /// The sum of units `a` (clipped, squared under SCReLU) times weights `w`, at most 64
 /// of them ([`Net::output`] bounds it in i32 so).
 #[inline(always)]
@@ -377,11 +378,7 @@ mod tests {
         let n = l.groups.len();
         let mut out = net.b1.clone();
         for (i, mut b) in bits.into_iter().take(2 * n).enumerate() {
-            let (c, g) = if i < n {
-                (Color::White, i)
-            } else {
-                (Color::Black, i - n)
-            };
+            let (c, g) = colour_group(i, n);
             while b != 0 {
                 let bit = b.trailing_zeros() as u8;
                 b &= b - 1;
