@@ -213,27 +213,20 @@ impl Net {
             }
             _ => own > MAX_CHANGES,
         };
-        if self.kingless {
-            if fresh {
-                for view in [Color::White, Color::Black] {
-                    self.rebuild(acc, view, Perspective::default(), &target);
+        if self.kingless && !fresh {
+            self.sized(|h| self.add_rows_both(acc, &target, h));
+        } else {
+            // A view whose king changed bucket or half is built from scratch.
+            for view in [Color::White, Color::Black] {
+                let p = self.layout.perspective(pos, view);
+                if fresh || acc.persp[view.idx()] != p {
+                    self.rebuild(acc, view, p, &target);
+                } else {
+                    self.sized(|h| {
+                        let v = &mut acc.v[view.idx()][..h];
+                        self.add_rows(v, view, p, &acc.bits, &target, h)
+                    });
                 }
-            } else {
-                self.sized(|h| self.add_rows_both(acc, &target, h));
-            }
-            acc.bits[..n].copy_from_slice(&target[..n]);
-            acc.valid = true;
-            return;
-        }
-        for view in [Color::White, Color::Black] {
-            let p = self.layout.perspective(pos, view);
-            if fresh || acc.persp[view.idx()] != p {
-                self.rebuild(acc, view, p, &target);
-            } else {
-                self.sized(|h| {
-                    let v = &mut acc.v[view.idx()][..h];
-                    self.add_rows(v, view, p, &acc.bits, &target, h)
-                });
             }
         }
         acc.bits[..n].copy_from_slice(&target[..n]);
