@@ -1274,13 +1274,13 @@ fn train_held_inputs() {
 }
 
 /// `lancer train --init` starts from a network file: with no epoch to run it writes
-/// the same network back (the weights survive the way into training and out), one
-/// epoch refines it, and a file of other inputs or of the other kind fails cleanly.
+/// the same network back (the weights survive the way into training and out, from a
+/// file of the format before buckets too), one epoch refines it, and a file of other
+/// inputs or of the other kind fails cleanly.
 #[test]
 fn train_from_a_network() {
     let (dir, data) = small_datagen("init", "lighthouse");
     let data_s = data.to_str().unwrap();
-    let built_in = "src/eval/nnue/lighthouse.nnue";
     let net = dir.join("again.nnue");
     let net_s = net.to_str().unwrap();
     let train = |extra: &[&str]| {
@@ -1289,20 +1289,36 @@ fn train_from_a_network() {
         args.push(data_s);
         lancer(&args)
     };
-    let o = train(&["--epochs", "0", "--init", built_in]);
+    // A network of 64 units, then the same in the format of the networks before
+    // buckets (`LNN2`): after the magic, flags, board, group count and 10 groups it
+    // lacks the king and output bucket tables, 64 + 65 bytes.
+    let first = dir.join("first.nnue");
+    let o = lancer(&[
+        "train",
+        "--variant",
+        "lighthouse",
+        "--epochs",
+        "1",
+        "-o",
+        first.to_str().unwrap(),
+        data_s,
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v3 = std::fs::read(&first).unwrap();
+    assert!(v3.starts_with(b"LNN3"));
+    let header = 10 + 2 * 10;
+    let mut v2 = b"LNN2".to_vec();
+    v2.extend_from_slice(&v3[4..header]);
+    v2.extend_from_slice(&v3[header + 129..]);
+    let old = dir.join("old.nnue");
+    std::fs::write(&old, &v2).unwrap();
+    let old_s = old.to_str().unwrap();
+    let o = train(&["--epochs", "0", "--init", old_s]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(stderr(&o).contains("starting from"), "{}", stderr(&o));
-    // The same network written back in the new format: after the headers (the new one
-    // has the king and output bucket tables, 64 + 65 bytes, before the hidden size)
-    // the same weights, byte for byte.
-    let (new, old) = (
-        std::fs::read(&net).unwrap(),
-        std::fs::read(built_in).unwrap(),
-    );
-    assert!(new.starts_with(b"LNN3") && old.starts_with(b"LNN2"));
-    let header = 10 + 2 * 10 + 2;
-    assert_eq!(new[header + 129..], old[header..]);
-    let o = train(&["--epochs", "1", "--init", built_in]);
+    // Written back in the new format, byte for byte the network it was made from.
+    assert!(std::fs::read(&net).unwrap() == v3);
+    let o = train(&["--epochs", "1", "--init", old_s]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(stderr(&o).contains("epoch 1:"), "{}", stderr(&o));
     assert!(std::fs::read(&net).unwrap().starts_with(b"LNN3"));
@@ -1316,7 +1332,7 @@ fn train_from_a_network() {
         "--outputs",
         "4",
         "--init",
-        built_in,
+        old_s,
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
     let err = stderr(&o);
@@ -1338,7 +1354,7 @@ fn train_from_a_network() {
     assert_clean_failure(&train(&["--kings", "3"]), "unknown king buckets '3'");
     assert_clean_failure(&train(&["--outputs", "17"]), "17 output buckets (1 to 16)");
     // A wider training keeps the file's units and adds its own; a narrower one cannot.
-    let o = train(&["--epochs", "1", "--hidden", "100", "--init", built_in]);
+    let o = train(&["--epochs", "1", "--hidden", "100", "--init", old_s]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(stderr(&o).contains("100 hidden"), "{}", stderr(&o));
     let wide = std::fs::read(&net).unwrap();
@@ -1349,7 +1365,7 @@ fn train_from_a_network() {
     let out = uci_session(&["setoption name UCI_Variant value lighthouse", &set, "eval"]);
     assert!(out.contains("again.nnue correction cp "), "{out}");
     assert_clean_failure(
-        &train(&["--hidden", "32", "--init", built_in]),
+        &train(&["--hidden", "32", "--init", old_s]),
         "has 64 hidden units, more than this training's 32",
     );
     assert_clean_failure(&train(&["--hidden", "257"]), "257 hidden units (1 to 256)");
@@ -1358,7 +1374,7 @@ fn train_from_a_network() {
         "has other inputs than this training",
     );
     assert_clean_failure(
-        &train(&["--whole", "--init", built_in]),
+        &train(&["--whole", "--init", old_s]),
         "is a correction (without --whole) with clipped ReLU units, this training a whole evaluation",
     );
     assert_clean_failure(&train(&["--init", "Cargo.toml"]), "not a lancer network");
