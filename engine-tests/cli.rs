@@ -1292,19 +1292,9 @@ fn train_from_a_network() {
     // A network of 64 units, then the same in the format of the networks before
     // buckets (`LNN2`): after the magic, flags, board, group count and 10 groups it
     // lacks the king and output bucket tables, 64 + 65 bytes.
-    let first = dir.join("first.nnue");
-    let o = lancer(&[
-        "train",
-        "--variant",
-        "lighthouse",
-        "--epochs",
-        "1",
-        "-o",
-        first.to_str().unwrap(),
-        data_s,
-    ]);
+    let o = train(&["--epochs", "1"]);
     assert!(o.status.success(), "{}", stderr(&o));
-    let v3 = std::fs::read(&first).unwrap();
+    let v3 = std::fs::read(&net).unwrap();
     assert!(v3.starts_with(b"LNN3"));
     let header = 10 + 2 * 10;
     let mut v2 = b"LNN2".to_vec();
