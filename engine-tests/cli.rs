@@ -1721,6 +1721,13 @@ fn params_of_a_variant() {
         ),
         "225"
     );
+    // Lighthouse's short games are given more time a move (docs/networks.md).
+    let lh = ["params", "--variant", "lighthouse"];
+    assert_eq!(value(&lh, "time_percent"), "150");
+    assert_eq!(
+        value(&["params", "--variant", "chess"], "time_percent"),
+        "100"
+    );
     let o = lancer(&["params", "--variant", "nosuch"]);
     assert_clean_failure(&o, "unknown variant 'nosuch'");
     std::fs::remove_dir_all(&dir).ok();

@@ -13,7 +13,8 @@
 #           (GAMES_LH) and at 60+0.6 (GAMES_LH60);
 #   clocks  the current lancer against itself over UCI against XBoard (proto=xboard)
 #           at 60+0.6, 40 moves in 60 s (XBoard's `level 40 1 0`) and 60+0 sudden
-#           death, in chess and Lighthouse (GAMES_CLOCKS a control), for time losses;
+#           death, in chess and Lighthouse among VARIANTS (GAMES_CLOCKS a control),
+#           for time losses;
 #   wdl     the win/draw/loss models (wdlModel in variants.ini) against self-play of
 #           the current lancer at 1+0.01: the model in use and a refit (wdl_fit.py);
 #   time    lancer's time a move over the first 40 moves, and the time losses of
@@ -127,6 +128,7 @@ fi
 if has clocks; then
   echo "== clocks: lancer over UCI against lancer over XBoard, $games_clocks games a control"
   for v in chess lighthouse; do
+    among "$v" "$variants" || continue
     openings "$out/$v.epd" "$v" $(( (games_clocks + 1) / 2 ))
     for tc in 60+0.6 40/60 60; do
       match "clocks-$v-${tc//\//m}" "$v" "$games_clocks" "$out/$v.epd" \

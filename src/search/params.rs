@@ -155,6 +155,8 @@ search_params! {
     hist_bonus_sub = 100, 0..=1000;
     /// History bonus of a cutoff: the largest.
     hist_bonus_max = 1700, 0..=16384;
+    /// Time: the share of the clock a move is given, in percent of the usual budget.
+    time_percent = 100, 25..=300;
 }
 
 // A set of parameters is marked in a u64 (`apply_marking`).

@@ -73,7 +73,13 @@ pub fn search(
                     .expect("spawn search thread"),
             );
         }
-        let tm = time::TimeManager::new(limits, settings.move_overhead, pos.side(), pos.game_ply());
+        let tm = time::TimeManager::new(
+            limits,
+            settings.move_overhead,
+            pos.side(),
+            pos.game_ply(),
+            settings.params.time_percent,
+        );
         let mut w = Worker::new(shared, limits, settings, &keys, true, start, tm.maximum);
         w.use_net_of(pos.variant());
         w.report_to(on_info);

@@ -46,8 +46,10 @@ impl TimeManager {
     };
 
     /// Limits for side `us` at game ply `ply` (0 at the game's first move), with
-    /// `overhead` ms kept back from the clock for each move.
-    pub fn new(l: &Limits, overhead: u64, us: Color, ply: u32) -> TimeManager {
+    /// `overhead` ms kept back from the clock for each move and the usual budget
+    /// scaled by `percent` (the `time_percent` parameter: a variant whose games are
+    /// short can afford more a move).
+    pub fn new(l: &Limits, overhead: u64, us: Color, ply: u32, percent: i32) -> TimeManager {
         if l.infinite {
             return TimeManager::UNTIMED;
         }
@@ -74,15 +76,18 @@ impl TimeManager {
         // to u64 saturate instead of overflowing.
         let (timef, incf, ovf, mtgf) = (time as f64, inc as f64, overhead as f64, mtg as f64);
         let ply = ply as f64;
+        // The percentage scales the budget but not the caps that keep a short clock
+        // safe.
+        let pct = percent.max(1) as f64 / 100.0;
         let left = (timef + incf * (mtgf - 1.0) - ovf * (2.0 + mtgf)).max(1.0);
         let (opt_scale, max_scale) = if l.movestogo.is_some() {
             (
-                ((0.88 + ply / 116.4) / mtgf).min(0.88 * timef / left),
+                ((0.88 + ply / 116.4) / mtgf * pct).min(0.88 * timef / left),
                 (1.3 + 0.11 * mtgf).min(6.3),
             )
         } else {
             (
-                (0.0138 + (ply + 3.0).powf(0.45) * 0.0045).min(0.2 * timef / left),
+                ((0.0138 + (ply + 3.0).powf(0.45) * 0.0045) * pct).min(0.2 * timef / left),
                 (4.0 + ply / 12.0).min(6.6),
             )
         };
@@ -148,13 +153,16 @@ mod tests {
         for (time, inc) in [(1000, 10), (10_000, 100), (60_000, 0), (5, 0), (300, 1000)] {
             for mtg in [None, Some(1), Some(2), Some(40)] {
                 for ply in [0, 20, 80, 300] {
-                    let tm = TimeManager::new(&clock(time, inc, mtg), OVERHEAD, Color::White, ply);
-                    assert!(
-                        1 <= tm.optimum && tm.optimum <= tm.maximum && tm.maximum <= time,
-                        "{time}+{inc} {mtg:?} ply {ply}: {tm:?}"
-                    );
-                    if time > 100 {
-                        assert!(tm.maximum < time, "{time}+{inc} {mtg:?}: {tm:?}");
+                    for pct in [25, 100, 300] {
+                        let l = clock(time, inc, mtg);
+                        let tm = TimeManager::new(&l, OVERHEAD, Color::White, ply, pct);
+                        assert!(
+                            1 <= tm.optimum && tm.optimum <= tm.maximum && tm.maximum <= time,
+                            "{time}+{inc} {mtg:?} ply {ply} {pct} %: {tm:?}"
+                        );
+                        if time > 100 {
+                            assert!(tm.maximum < time, "{time}+{inc} {mtg:?} {pct} %: {tm:?}");
+                        }
                     }
                 }
             }
@@ -165,9 +173,27 @@ mod tests {
     /// inside the clock.
     #[test]
     fn ten_seconds_plus_a_tenth() {
-        let tm = TimeManager::new(&clock(10_000, 100, None), OVERHEAD, Color::White, 20);
+        let tm = TimeManager::new(&clock(10_000, 100, None), OVERHEAD, Color::White, 20, 100);
         assert!((200..=600).contains(&tm.optimum), "{tm:?}");
         assert!(tm.maximum >= 3 * tm.optimum && tm.maximum <= 8000, "{tm:?}");
+    }
+
+    /// `time_percent` scales the budget of a move, the hard limit with it.
+    #[test]
+    fn time_percent_scales_the_budget() {
+        let l = clock(10_000, 100, None);
+        let base = TimeManager::new(&l, OVERHEAD, Color::White, 20, 100);
+        let more = TimeManager::new(&l, OVERHEAD, Color::White, 20, 150);
+        let less = TimeManager::new(&l, OVERHEAD, Color::White, 20, 50);
+        assert!(
+            more.optimum.abs_diff(base.optimum * 3 / 2) <= 1,
+            "{base:?} {more:?}"
+        );
+        assert!(
+            less.optimum.abs_diff(base.optimum / 2) <= 1,
+            "{base:?} {less:?}"
+        );
+        assert!(less.maximum < base.maximum && base.maximum < more.maximum);
     }
 
     #[test]
@@ -176,7 +202,7 @@ mod tests {
             movetime: Some(1000),
             ..Default::default()
         };
-        let tm = TimeManager::new(&l, OVERHEAD, Color::Black, 7);
+        let tm = TimeManager::new(&l, OVERHEAD, Color::Black, 7, 100);
         assert_eq!((tm.optimum, tm.maximum, tm.fixed), (990, 990, true));
         let p = IterationTrend {
             best_changes: 0.0,
@@ -191,7 +217,7 @@ mod tests {
 
     #[test]
     fn unsettled_search_takes_longer() {
-        let tm = TimeManager::new(&clock(60_000, 0, None), OVERHEAD, Color::White, 30);
+        let tm = TimeManager::new(&clock(60_000, 0, None), OVERHEAD, Color::White, 30, 100);
         let settled = IterationTrend {
             best_changes: 0.0,
             score: 20,
@@ -225,7 +251,7 @@ mod tests {
             (u64::MAX, u64::MAX),
         ] {
             for mtg in [None, Some(1), Some(40)] {
-                let tm = TimeManager::new(&clock(time, inc, mtg), OVERHEAD, Color::White, 0);
+                let tm = TimeManager::new(&clock(time, inc, mtg), OVERHEAD, Color::White, 0, 100);
                 assert!(
                     1 <= tm.optimum && tm.optimum <= tm.maximum && tm.maximum <= time,
                     "{time} {inc} {mtg:?}: {tm:?}"
@@ -233,7 +259,7 @@ mod tests {
             }
         }
         // A huge clock still leaves most of it unspent on one move.
-        let tm = TimeManager::new(&clock(u64::MAX, 0, None), OVERHEAD, Color::White, 0);
+        let tm = TimeManager::new(&clock(u64::MAX, 0, None), OVERHEAD, Color::White, 0, 100);
         assert!(tm.maximum <= u64::MAX / 5 * 4);
     }
 }
