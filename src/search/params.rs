@@ -1,8 +1,8 @@
-//! The search's margins, depths and reductions as named parameters: one table of
-//! name, default and range, read by the search through [`SearchParams`]. The
-//! `SearchParams` option sets them (`name=value ...`), and so does each name as an
-//! option of its own, as SPSA tuners send them; `lancer params` lists them
-//! (docs/protocols.md, "Search parameters").
+//! The search's margins, depths and reductions, and the share of the clock a move
+//! is given, as named parameters: one table of name, default and range, read by the
+//! search through [`SearchParams`]. The `SearchParams` option sets them
+//! (`name=value ...`), and so does each name as an option of its own, as SPSA tuners
+//! send them; `lancer params` lists them (docs/protocols.md, "Search parameters").
 
 /// One parameter: its name, default, range and what it sets.
 #[derive(Clone, Copy, Debug)]

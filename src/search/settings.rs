@@ -21,8 +21,8 @@ use crate::rules::Variant;
 pub struct Settings {
     /// The evaluation (the `EvalFile` option).
     pub eval: EvalChoice,
-    /// The search's margins and reductions (the `SearchParams` option and one option
-    /// a parameter): the values the user set where `params_set` marks them; a search
+    /// The search's parameters (the `SearchParams` option and one option a
+    /// parameter): the values the user set where `params_set` marks them; a search
     /// uses the variant's own values (`searchParams` in variants.ini) for the others
     /// ([`Settings::for_variant`]).
     pub params: SearchParams,
