@@ -12,6 +12,7 @@ stockfish`; `--engine PATH` for another).
 """
 import argparse
 import random
+import shutil
 import sys
 
 import chess
@@ -27,6 +28,8 @@ def main():
     ap.add_argument("--margin", type=int, default=60)
     ap.add_argument("--engine", default="/usr/games/stockfish")
     a = ap.parse_args()
+    if shutil.which(a.engine) is None:
+        sys.exit(f"no engine at {a.engine}: apt-get install stockfish, or give --engine PATH")
     rng = random.Random(a.seed)
     seen = set()
     kept = tried = 0
