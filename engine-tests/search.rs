@@ -183,10 +183,11 @@ fn every_ablation_switch_changes_the_search() {
     );
 }
 
-/// The optional reductions and pruning, off by default (checks and late captures
+/// The optional reductions, extensions and pruning (checks and late captures
 /// reduced, less reduction on a principal variation, more after a capture in the
-/// table, futility in quiescence), are each used (switching one on changes the
-/// search) and keep a mate within reach.
+/// table, futility in quiescence, double and negative singular extensions, a
+/// re-search deeper or shallower after a reduction) are each used (switching one
+/// changes the search) and keep a mate within reach.
 #[test]
 fn optional_reductions_and_pruning_change_the_search() {
     // Black mates in 3 (1... Bc5+ 2. Kxc5 Qb6+ 3. Kd5 Qd6#).
@@ -211,6 +212,10 @@ fn optional_reductions_and_pruning_change_the_search() {
         ("lmr_ttpv", 0, 2),
         ("lmr_ttcapture", 0, 1),
         ("qs_futility", 0, 150),
+        ("singular_double", 0, 10),
+        ("singular_neg_beta", 1, 2),
+        ("singular_neg_cut", 0, 2),
+        ("lmr_deeper", 0, 40),
     ];
     let list = |on: Option<&str>| {
         all.iter()

@@ -641,10 +641,19 @@ impl Worker<'_> {
             }
             if s < sbeta {
                 ext = 1;
+                if p.singular_double > 0
+                    && !n.pv_node
+                    && s < sbeta - p.singular_double
+                    && self.stack[ply].doubles < p.singular_doubles
+                {
+                    ext = 2;
+                }
             } else if sbeta >= beta {
                 return Err(sbeta);
             } else if tt_score >= beta {
-                ext = -1;
+                ext = -p.singular_neg_beta;
+            } else if n.cut {
+                ext = -p.singular_neg_cut;
             }
         }
         Ok(ext)
@@ -660,8 +669,8 @@ impl Worker<'_> {
         pos: &Position,
         n: &Node,
         f: &MoveFacts,
-        (alpha, beta): (i32, i32),
-        new_depth: i32,
+        (alpha, beta, best): (i32, i32, i32),
+        mut new_depth: i32,
         searched: usize,
     ) -> i32 {
         let (ply, depth, m) = (n.ply, n.depth, f.m);
@@ -717,6 +726,12 @@ impl Worker<'_> {
             true,
         );
         if score > alpha && r > 0 {
+            // How far the reduced search beat alpha says how deep to look again.
+            let deeper = self.params.lmr_deeper;
+            if deeper > 0 {
+                new_depth += (score > best + deeper + 2 * new_depth) as i32;
+                new_depth -= (score < best + new_depth) as i32;
+            }
             score = -self.search(child, -alpha - 1, -alpha, new_depth, ply + 1, !n.cut, true);
         }
         if score > alpha && score < beta {
@@ -769,6 +784,9 @@ impl Worker<'_> {
         if let Some(score) = self.settled(pos, ply, in_check, &mut alpha, &mut beta) {
             return score;
         }
+        // A child reached other than by the move loop (null move, ProbCut) inherits
+        // the line's count of double extensions.
+        self.stack[ply + 1].doubles = self.stack[ply].doubles;
         let mut n = match self.probe(pos, alpha, beta, depth, ply, cut, in_check) {
             Ok(n) => n,
             Err(score) => return score,
@@ -841,13 +859,14 @@ impl Worker<'_> {
                 self.report_root_move(m, searched + 1);
             }
             self.push_move(pos, &child, m, ply);
+            self.stack[ply + 1].doubles = self.stack[ply].doubles + (ext >= 2) as i32;
             let nodes_before = self.nodes;
             let score = self.search_move(
                 &child,
                 pos,
                 &n,
                 &f,
-                (alpha, beta),
+                (alpha, beta, best),
                 depth - 1 + ext,
                 searched,
             );

@@ -45,6 +45,8 @@ pub(crate) struct Frame {
     pub(crate) excluded: Move,
     /// The corrected static evaluation (-INF in check).
     pub(crate) eval: i32,
+    /// Double extensions on the line from the root to this node.
+    pub(crate) doubles: i32,
 }
 
 /// The principal variation of each ply's node.
@@ -193,6 +195,7 @@ impl<'a> Worker<'a> {
             stack: [Frame {
                 excluded: Move::NONE,
                 eval: 0,
+                doubles: 0,
             }; MAX_PLY + 2],
             pv: Pv {
                 moves: Box::new([[Move::NONE; MAX_PLY + 2]; MAX_PLY + 2]),
