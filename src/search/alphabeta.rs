@@ -69,6 +69,7 @@ impl Worker<'_> {
     /// The caller pops the key once the child is searched.
     #[inline]
     fn push_move(&mut self, pos: &Position, child: &Position, m: Move, ply: usize) {
+        self.tt().prefetch(child.key());
         self.push_key(child.key());
         self.heur.played(pos, m, ply);
     }
@@ -258,6 +259,7 @@ impl Worker<'_> {
                 continue;
             }
             let child = pos.after(m);
+            self.tt().prefetch(child.key());
             let score = -self.qsearch(&child, -beta, -alpha, ply + 1, qd + 1);
             if self.stopped() {
                 return 0;
@@ -468,6 +470,7 @@ impl Worker<'_> {
                 + depth / p.nmp_depth_div
                 + ((eval - beta) / p.nmp_eval_div).min(p.nmp_eval_max);
             let child = pos.after(Move::PASS);
+            self.tt().prefetch(child.key());
             self.push_key(child.key());
             self.heur.played_null(ply);
             let s = -self.search(&child, -beta, -beta + 1, depth - r, ply + 1, !n.cut, false);
