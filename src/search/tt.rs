@@ -87,18 +87,17 @@ fn buckets_for(mb: usize) -> usize {
     (bytes / (16 * BUCKET)).max(1)
 }
 
-/// `len` empty buckets, or none when the memory cannot be had. The memory is
-/// reserved, then marked for the kernel's large pages before it is first written: a
-/// probe lands on a random bucket, and with 4 KB pages most probes of a large table
-/// would also miss the processor's page cache (the TLB).
-fn alloc_buckets(len: usize) -> Option<Vec<Bucket>> {
+/// Room for `len` buckets (an empty vector), or none when the memory cannot be had.
+/// The room is marked for the kernel's large pages before anything writes it: a probe
+/// lands on a random bucket, and with 4 KB pages most probes of a large table would
+/// also miss the processor's page cache (the TLB).
+fn reserve_buckets(len: usize) -> Option<Vec<Bucket>> {
     let mut buckets: Vec<Bucket> = Vec::new();
     buckets.try_reserve_exact(len).ok()?;
     os::advise_huge(
         buckets.as_mut_ptr() as usize,
         len * std::mem::size_of::<Bucket>(),
     );
-    buckets.resize_with(len, Bucket::default);
     Some(buckets)
 }
 
@@ -172,8 +171,11 @@ fn available_bytes() -> Option<usize> {
 impl Tt {
     /// A table of about `mb` megabytes (at least one bucket).
     pub fn new(mb: usize) -> Tt {
+        let len = buckets_for(mb);
+        let mut buckets = reserve_buckets(len).expect("memory for the transposition table");
+        buckets.resize_with(len, Bucket::default);
         Tt {
-            buckets: alloc_buckets(buckets_for(mb)).expect("memory for the transposition table"),
+            buckets,
             age: AtomicU8::new(0),
         }
     }
@@ -203,7 +205,9 @@ impl Tt {
                 ));
             }
         }
-        let buckets = alloc_buckets(len).ok_or_else(|| format!("cannot allocate {mb} MB"))?;
+        let mut buckets = reserve_buckets(len).ok_or_else(|| format!("cannot allocate {mb} MB"))?;
+        self.buckets = Vec::new();
+        buckets.resize_with(len, Bucket::default);
         self.buckets = buckets;
         self.age.store(0, Ordering::Relaxed);
         Ok(())
