@@ -84,7 +84,7 @@ fn unpack(data: u64) -> (Move, i32, i32, Bound) {
 /// Buckets in a table of about `mb` megabytes (at least one).
 fn buckets_for(mb: usize) -> usize {
     let bytes = mb.max(1).saturating_mul(1024 * 1024);
-    (bytes / (16 * BUCKET)).max(1)
+    (bytes / std::mem::size_of::<Bucket>()).max(1)
 }
 
 /// Room for `len` buckets (an empty vector), or none when the memory cannot be had.
@@ -213,9 +213,14 @@ impl Tt {
         Ok(())
     }
 
+    /// Every entry, bucket by bucket.
+    fn entries(&self) -> impl Iterator<Item = &Entry> {
+        self.buckets.iter().flat_map(|b| &b.0)
+    }
+
     /// Empties every entry.
     pub fn clear(&self) {
-        for e in self.buckets.iter().flat_map(|b| &b.0) {
+        for e in self.entries() {
             e.key.store(0, Ordering::Relaxed);
             e.data.store(0, Ordering::Relaxed);
         }
@@ -309,9 +314,7 @@ impl Tt {
         let age = self.age.load(Ordering::Relaxed);
         let n = (self.buckets.len() * BUCKET).min(1000);
         let used = self
-            .buckets
-            .iter()
-            .flat_map(|b| &b.0)
+            .entries()
             .take(n)
             .filter(|e| {
                 let data = e.data.load(Ordering::Relaxed);
