@@ -1732,3 +1732,102 @@ fn params_of_a_variant() {
     assert_clean_failure(&o, "unknown variant 'nosuch'");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// `spsa.py` tunes search parameters by `lancer match` games: its arithmetic finds
+/// known best values of a made-up match (`--self-test`), and a real run of two
+/// iterations writes its log, goes on from it, and refuses a log of other parameters
+/// and unknown ones.
+#[test]
+fn spsa_tunes_by_matches() {
+    let script =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("engine-tests/scripts/spsa.py");
+    let spsa = |args: &[&str]| {
+        Command::new("python3")
+            .arg(&script)
+            .args(["--lancer", env!("CARGO_BIN_EXE_lancer")])
+            .args(args)
+            .output()
+            .expect("python3 runs")
+    };
+    let o = spsa(&["--self-test"]);
+    assert!(o.status.success(), "{}{}", stdout(&o), stderr(&o));
+    assert!(stdout(&o).contains("self-test passed"), "{}", stdout(&o));
+
+    let dir = std::env::temp_dir().join(format!("lancer-cli-spsa-{}", std::process::id()));
+    std::fs::remove_dir_all(&dir).ok();
+    std::fs::create_dir_all(&dir).unwrap();
+    let epd = dir.join("o.epd");
+    std::fs::write(
+        &epd,
+        "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2\n\
+         rnbqkbnr/pp1ppppp/8/2p5/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2\n",
+    )
+    .unwrap();
+    let out = dir.join("run");
+    let (epd_s, out_s) = (epd.to_str().unwrap(), out.to_str().unwrap());
+    let run = |iterations: &str| {
+        spsa(&[
+            "--variant",
+            "chess",
+            "--nodes",
+            "200",
+            "--pairs",
+            "1",
+            "--iterations",
+            iterations,
+            "--openings",
+            epd_s,
+            "--out",
+            out_s,
+            "lmr_base:15",
+            "nmp_base:1:4",
+        ]) // fmt: skip
+    };
+    let o = run("2");
+    assert!(o.status.success(), "{}{}", stdout(&o), stderr(&o));
+    assert!(
+        stdout(&o).contains("searchParams = lmr_base="),
+        "{}",
+        stdout(&o)
+    );
+    let log = || std::fs::read_to_string(out.join("spsa.csv")).unwrap();
+    let rows = |text: &str| -> Vec<Vec<f64>> {
+        text.lines()
+            .skip(1)
+            .map(|l| l.split(',').map(|x| x.parse().unwrap()).collect())
+            .collect()
+    };
+    let text = log();
+    assert!(
+        text.starts_with("iteration,wins,losses,draws,lmr_base,nmp_base\n"),
+        "{text}"
+    );
+    let r = rows(&text);
+    assert_eq!(r.len(), 2, "{text}");
+    for (i, row) in r.iter().enumerate() {
+        assert_eq!(row[0], (i + 1) as f64, "{text}");
+        assert_eq!(row[1] + row[2] + row[3], 2.0, "one pair of games: {text}");
+        assert!((0.0..=300.0).contains(&row[4]), "{text}");
+        assert!((1.0..=8.0).contains(&row[5]), "{text}");
+    }
+    // Started again with more iterations, it goes on from its log.
+    let o = run("3");
+    assert!(o.status.success(), "{}{}", stdout(&o), stderr(&o));
+    let r = rows(&log());
+    assert_eq!(r.len(), 3, "{}", log());
+    assert_eq!(r[2][0], 3.0);
+    // Another set of parameters on the same log, and an unknown one, are refused.
+    let o = spsa(&["--iterations", "4", "--out", out_s, "lmr_base"]);
+    assert!(
+        !o.status.success() && stderr(&o).contains("other parameters"),
+        "{}",
+        stderr(&o)
+    );
+    let o = spsa(&["--out", out_s, "no_such_param"]);
+    assert!(
+        !o.status.success() && stderr(&o).contains("no_such_param"),
+        "{}",
+        stderr(&o)
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}

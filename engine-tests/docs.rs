@@ -54,9 +54,9 @@ fn repo() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// README.md and every docs/*.md, relative to the repository.
+/// README.md, CONTRIBUTING.md and every docs/*.md, relative to the repository.
 fn documents() -> Vec<PathBuf> {
-    let mut docs = vec![PathBuf::from("README.md")];
+    let mut docs = vec![PathBuf::from("README.md"), PathBuf::from("CONTRIBUTING.md")];
     let mut more: Vec<PathBuf> = std::fs::read_dir(repo().join("docs"))
         .expect("docs/ exists")
         .map(|e| e.unwrap().path())
@@ -652,7 +652,7 @@ fn no_file_names_a_machine_path() {
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
-/// README.md and docs/*.md stand alone: no `../shared` references, every relative link
+/// README.md, CONTRIBUTING.md and docs/*.md stand alone: no `../shared` references, every relative link
 /// (and `#anchor`) leads somewhere.
 #[test]
 fn links_resolve_and_nothing_points_outside() {
