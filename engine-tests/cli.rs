@@ -1831,3 +1831,36 @@ fn spsa_tunes_by_matches() {
     );
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// The candidate whole chess network of round 13 (docs/networks.md, chess) loads with
+/// `EvalFile` and judges chess and Chess960 alone, and the build's network judges a
+/// variant it does not fit.
+#[test]
+fn candidate_whole_chess_network_loads() {
+    let file = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("engine-tests/candidates/chess-whole-13.nnue");
+    let set = format!("setoption name EvalFile value {}", file.display());
+    let out = uci_session(&[
+        &set,
+        "position startpos moves e2e4 e7e5",
+        "eval",
+        "go depth 6",
+    ]);
+    assert!(out.contains("chess-whole-13.nnue cp "), "{out}");
+    assert!(out.contains("bestmove "), "{out}");
+    let out = uci_session(&[
+        &set,
+        "setoption name UCI_Chess960 value true",
+        "position fen bqnbrkrn/pppppppp/8/8/8/8/PPPPPPPP/BQNBRKRN w GEge - 0 1",
+        "eval",
+    ]);
+    assert!(out.contains("chess-whole-13.nnue cp "), "{out}");
+    let out = uci_session(&[
+        &set,
+        "setoption name UCI_Variant value lighthouse",
+        "position startpos",
+        "eval",
+    ]);
+    assert!(!out.contains("chess-whole-13"), "{out}");
+    assert!(out.contains("lighthouse"), "{out}");
+}

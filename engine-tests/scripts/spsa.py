@@ -79,9 +79,13 @@ def iteration(params, k, rng, play):
 
 def lancer_params(lancer, variant):
     """name -> (value, lo, hi) from `lancer params --variant V`."""
-    out = subprocess.run(
-        [lancer, "params", "--variant", variant], capture_output=True, text=True, check=True
-    ).stdout
+    try:
+        r = subprocess.run([lancer, "params", "--variant", variant], capture_output=True, text=True)
+    except OSError as e:
+        sys.exit(f"cannot run {lancer}: {e}")
+    if r.returncode != 0:
+        sys.exit(f"{lancer} params --variant {variant}: {r.stderr.strip()}")
+    out = r.stdout
     table = {}
     for line in out.splitlines():
         m = re.match(r"(\w+)\s+(-?\d+)\s+(-?\d+)\.\.(-?\d+)\s", line)
