@@ -652,8 +652,8 @@ fn no_file_names_a_machine_path() {
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
-/// README.md, CONTRIBUTING.md and docs/*.md stand alone: no `../shared` references, every relative link
-/// (and `#anchor`) leads somewhere.
+/// README.md, CONTRIBUTING.md and docs/*.md stand alone: no `../shared` references,
+/// every relative link (and `#anchor`) leads somewhere.
 #[test]
 fn links_resolve_and_nothing_points_outside() {
     let inline = regex::Regex::new(r#"\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)"#).unwrap();
