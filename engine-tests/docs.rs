@@ -54,9 +54,14 @@ fn repo() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// README.md, CONTRIBUTING.md and every docs/*.md, relative to the repository.
+/// README.md, CONTRIBUTING.md, CHANGELOG.md and every docs/*.md, relative to the
+/// repository.
 fn documents() -> Vec<PathBuf> {
-    let mut docs = vec![PathBuf::from("README.md"), PathBuf::from("CONTRIBUTING.md")];
+    let mut docs = vec![
+        PathBuf::from("README.md"),
+        PathBuf::from("CONTRIBUTING.md"),
+        PathBuf::from("CHANGELOG.md"),
+    ];
     let mut more: Vec<PathBuf> = std::fs::read_dir(repo().join("docs"))
         .expect("docs/ exists")
         .map(|e| e.unwrap().path())
@@ -483,6 +488,55 @@ fn diagrams_are_what_lancer_draws_now() {
         n += 1;
     }
     assert_eq!(n, vs.all().len(), "one diagram per built-in variant");
+}
+
+/// The pages for people who download lancer name this version's files and bench
+/// signature, and the changelog has this version's section: a new version or a
+/// change of the search shows here until they are brought up to date.
+#[test]
+fn download_pages_name_this_version_and_its_bench_signature() {
+    let o = Command::new(env!("CARGO_BIN_EXE_lancer"))
+        .arg("bench")
+        .output()
+        .unwrap();
+    let out = String::from_utf8_lossy(&o.stdout);
+    let nodes = out
+        .lines()
+        .find_map(|l| {
+            l.strip_suffix(" nodes")
+                .filter(|n| n.parse::<u64>().is_ok())
+        })
+        .expect("bench prints its nodes");
+    let download = read(Path::new("docs/download.md"));
+    assert!(
+        download.contains(&format!("describe is **{nodes}**")),
+        "docs/download.md: the bench signature is {nodes} now"
+    );
+    assert!(
+        read(Path::new("README.md")).contains(&format!("signature, {nodes} nodes")),
+        "README.md, Download: the bench signature is {nodes} now"
+    );
+    let version = env!("CARGO_PKG_VERSION");
+    let file = regex::Regex::new(r"lancer-(\d+\.\d+\.\d+)[-/]").unwrap();
+    let mut seen = 0;
+    for doc in [
+        "README.md",
+        "docs/download.md",
+        "docs/winboard.md",
+        "docs/install-windows.txt",
+    ] {
+        let text = read(Path::new(doc));
+        for c in file.captures_iter(&text) {
+            assert_eq!(&c[1], version, "{doc}: {}", &c[0]);
+            seen += 1;
+        }
+    }
+    assert!(seen >= 10, "only {seen} file names");
+    let changelog = read(Path::new("CHANGELOG.md"));
+    assert!(
+        changelog.contains(&format!("\n## {version} - ")),
+        "CHANGELOG.md has no section for {version}"
+    );
 }
 
 /// docs/rules.md shows every built-in variant's start position.

@@ -13,3 +13,4 @@ pub mod rules;
 pub mod search;
 pub mod serve;
 pub mod training;
+pub mod version;

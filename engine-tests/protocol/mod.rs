@@ -15,6 +15,31 @@ use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
+/// How to start an engine: a program and the arguments before lancer's own (`wine
+/// lancer.exe` for a Windows build).
+#[derive(Clone, Debug)]
+pub struct Engine {
+    pub program: String,
+    pub prefix: Vec<String>,
+}
+
+impl Engine {
+    /// The `lancer` cargo built.
+    pub fn built() -> Engine {
+        Engine {
+            program: env!("CARGO_BIN_EXE_lancer").into(),
+            prefix: Vec::new(),
+        }
+    }
+
+    /// A command that starts the engine, to which lancer's arguments are added.
+    pub fn command(&self) -> Command {
+        let mut c = Command::new(&self.program);
+        c.args(&self.prefix);
+        c
+    }
+}
+
 /// A running engine with its output lines on a channel.
 pub struct Session {
     pub child: Child,
@@ -26,7 +51,13 @@ pub struct Session {
 impl Session {
     /// Starts `lancer` with `args`.
     pub fn start(args: &[&str]) -> Session {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_lancer"))
+        Session::start_with(&Engine::built(), args)
+    }
+
+    /// Starts `engine` with `args`.
+    pub fn start_with(engine: &Engine, args: &[&str]) -> Session {
+        let mut child = engine
+            .command()
             .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -141,9 +172,18 @@ fn last(v: &[String]) -> Vec<&String> {
 
 /// Runs one transcript file; returns the failures.
 pub fn run_transcript(path: &std::path::Path, args: &[&str]) -> Result<usize, String> {
+    run_transcript_with(&Engine::built(), path, args)
+}
+
+/// Runs one transcript file against `engine`; returns how many expectations it met.
+pub fn run_transcript_with(
+    engine: &Engine,
+    path: &std::path::Path,
+    args: &[&str],
+) -> Result<usize, String> {
     let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
     let name = path.file_name().unwrap().to_string_lossy().to_string();
-    let mut s = Session::start(args);
+    let mut s = Session::start_with(engine, args);
     let mut forbidden = Vec::new();
     let mut captured: Vec<String> = Vec::new();
     let mut checks = 0;
@@ -194,6 +234,11 @@ pub fn run_transcript(path: &std::path::Path, args: &[&str]) -> Result<usize, St
 /// start the engine without arguments (protocol auto-detection), the others with
 /// `args`. Panics with every failure.
 pub fn run_transcript_dir(dir: &str, args: &[&str], min_files: usize) {
+    run_transcript_dir_with(&Engine::built(), dir, args, min_files);
+}
+
+/// [`run_transcript_dir`] against `engine`.
+pub fn run_transcript_dir_with(engine: &Engine, dir: &str, args: &[&str], min_files: usize) {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("engine-tests/protocol")
         .join(dir);
@@ -212,7 +257,7 @@ pub fn run_transcript_dir(dir: &str, args: &[&str], min_files: usize) {
         } else {
             args
         };
-        match run_transcript(f, a) {
+        match run_transcript_with(engine, f, a) {
             Ok(n) => checks += n,
             Err(e) => errs.push(e),
         }

@@ -43,7 +43,8 @@ use training::{run_datagen, run_dump, run_train, run_tune};
 #[derive(Parser, Debug)]
 #[command(
     name = "lancer",
-    version,
+    version = crate::version::VERSION,
+    long_version = crate::version::long_version(),
     about,
     after_help = "Arguments that are UCI commands run in order, then lancer exits, as OpenBench runs \
 engines:\n  lancer \"setoption name UCI_Variant value lighthouse\" \"genfens 12 seed 7 book None\" quit"

@@ -442,7 +442,7 @@ pub fn handle(engine: &mut Engine, raw: &str) -> bool {
     let (cmd, rest) = super::split_command(line);
     match cmd {
         "uci" => {
-            out(&UciMessage::id_name(&format!("lancer {}", env!("CARGO_PKG_VERSION"))).serialize());
+            out(&UciMessage::id_name(&crate::version::engine_name()).serialize());
             out(&UciMessage::id_author("the lancer developers").serialize());
             for o in options(engine) {
                 out(&UciMessage::Option(o).serialize());

@@ -167,8 +167,8 @@ impl Session {
             .map(|v| v.xboard_name.clone())
             .collect();
         out(&format!(
-            "feature ping=1 setboard=1 usermove=1 san=0 time=1 draw=1 sigint=0 sigterm=0 reuse=1 analyze=1 colors=0 memory=1 smp=1 exclude=0 highlight=1 myname=\"lancer {}\" variants=\"{}\"",
-            env!("CARGO_PKG_VERSION"),
+            "feature ping=1 setboard=1 usermove=1 san=0 time=1 draw=1 sigint=0 sigterm=0 reuse=1 analyze=1 colors=0 memory=1 smp=1 exclude=0 highlight=1 myname=\"{}\" variants=\"{}\"",
+            crate::version::engine_name(),
             names.join(",")
         ));
         for o in crate::engine::options::OPTIONS {
