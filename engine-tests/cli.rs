@@ -184,7 +184,10 @@ fn annotate_finds(pgn: &str, blunder_san: &str, args: &[&str]) {
         );
     }
     assert_eq!(blunders, [blunder_san], "{out}");
-    assert!(eval_of(&t.node(pgn::ROOT).comment).is_some(), "{out}");
+    assert!(
+        eval_of(&t.node(lancer::rules::tree::ROOT).comment).is_some(),
+        "{out}"
+    );
     assert_eq!(game.tag("Annotator"), Some("lancer annotate"));
     let err = stderr(&o);
     assert!(err.contains("game 1 (a vs b): White: "), "{err}");
@@ -569,7 +572,7 @@ fn variant_names_ignore_case() {
     assert!(o.status.success(), "{}", stderr(&o));
 }
 
-/// One element of a parsed XML document: its name and attributes.
+/// One element of a parsed XML document: its (local) name and attributes.
 struct Element {
     name: String,
     attrs: Vec<(String, String)>,
@@ -588,191 +591,21 @@ impl Element {
     }
 }
 
-/// Checks that `text` is well-formed XML (one root, nested tags, quoted and unique
-/// attributes, known entities, nothing but comments after the root) and returns its
-/// elements in document order. Pure Rust, so the check cannot be skipped for want of
-/// a tool.
-fn parse_xml(text: &str) -> Result<Vec<Element>, String> {
-    fn is_name_start(c: u8) -> bool {
-        c.is_ascii_alphabetic() || c == b'_' || c == b':'
-    }
-    fn is_name(c: u8) -> bool {
-        is_name_start(c) || c.is_ascii_digit() || c == b'-' || c == b'.'
-    }
-    fn name(b: &[u8], i: &mut usize) -> Result<String, String> {
-        let start = *i;
-        if *i >= b.len() || !is_name_start(b[*i]) {
-            return Err(format!("a name expected at byte {start}"));
-        }
-        while *i < b.len() && is_name(b[*i]) {
-            *i += 1;
-        }
-        Ok(String::from_utf8_lossy(&b[start..*i]).to_string())
-    }
-    fn skip_ws(b: &[u8], i: &mut usize) {
-        while *i < b.len() && b[*i].is_ascii_whitespace() {
-            *i += 1;
-        }
-    }
-    fn check_chars(s: &str, at: usize) -> Result<(), String> {
-        let mut rest = s;
-        while let Some(p) = rest.find('&') {
-            let after = &rest[p + 1..];
-            let end = after
-                .find(';')
-                .ok_or(format!("unterminated entity near byte {at}"))?;
-            let ent = &after[..end];
-            let ok = matches!(ent, "amp" | "lt" | "gt" | "quot" | "apos")
-                || ent
-                    .strip_prefix("#x")
-                    .is_some_and(|h| !h.is_empty() && h.chars().all(|c| c.is_ascii_hexdigit()))
-                || ent
-                    .strip_prefix('#')
-                    .is_some_and(|d| !d.is_empty() && d.chars().all(|c| c.is_ascii_digit()));
-            if !ok {
-                return Err(format!("unknown entity &{ent}; near byte {at}"));
-            }
-            rest = &after[end + 1..];
-        }
-        if s.contains('<') || s.contains("]]>") {
-            return Err(format!("'<' or ']]>' in text or attribute near byte {at}"));
-        }
-        if s.chars()
-            .any(|c| (c as u32) < 0x20 && !matches!(c, '\t' | '\n' | '\r'))
-        {
-            return Err(format!("control character near byte {at}"));
-        }
-        Ok(())
-    }
-    let b = text.as_bytes();
-    let mut i = 0;
-    let mut stack: Vec<String> = Vec::new();
-    let mut elements = Vec::new();
-    let mut roots = 0;
-    if text.starts_with("<?xml") {
-        i = text.find("?>").ok_or("unterminated XML declaration")? + 2;
-    }
-    while i < b.len() {
-        if b[i] != b'<' {
-            let end = text[i..].find('<').map_or(b.len(), |p| i + p);
-            let chunk = &text[i..end];
-            if stack.is_empty() && !chunk.trim().is_empty() {
-                return Err(format!("text outside the root at byte {i}"));
-            }
-            check_chars(chunk, i)?;
-            i = end;
-            continue;
-        }
-        let rest = &text[i..];
-        if rest.starts_with("<!--") {
-            let end = rest.find("-->").ok_or("unterminated comment")?;
-            if rest[4..end].contains("--") {
-                return Err(format!("'--' in a comment at byte {i}"));
-            }
-            i += end + 3;
-        } else if rest.starts_with("<?") {
-            i += rest
-                .find("?>")
-                .ok_or("unterminated processing instruction")?
-                + 2;
-        } else if rest.starts_with("<!") {
-            return Err(format!("unexpected markup declaration at byte {i}"));
-        } else if rest.starts_with("</") {
-            i += 2;
-            let n = name(b, &mut i)?;
-            skip_ws(b, &mut i);
-            if i >= b.len() || b[i] != b'>' {
-                return Err(format!("'>' expected at byte {i}"));
-            }
-            i += 1;
-            match stack.pop() {
-                Some(open) if open == n => {}
-                Some(open) => return Err(format!("</{n}> closes <{open}>")),
-                None => return Err(format!("</{n}> without an open element")),
-            }
-        } else {
-            i += 1;
-            let n = name(b, &mut i)?;
-            if stack.is_empty() {
-                roots += 1;
-                if roots > 1 {
-                    return Err(format!("a second root <{n}>"));
-                }
-            }
-            let mut attrs: Vec<(String, String)> = Vec::new();
-            loop {
-                let before = i;
-                skip_ws(b, &mut i);
-                if i >= b.len() {
-                    return Err(format!("unterminated <{n}>"));
-                }
-                if b[i] == b'>' {
-                    i += 1;
-                    stack.push(n.clone());
-                    break;
-                }
-                if text[i..].starts_with("/>") {
-                    i += 2;
-                    break;
-                }
-                if i == before {
-                    return Err(format!(
-                        "whitespace expected before an attribute at byte {i}"
-                    ));
-                }
-                let k = name(b, &mut i)?;
-                skip_ws(b, &mut i);
-                if i >= b.len() || b[i] != b'=' {
-                    return Err(format!("'=' expected after {k} at byte {i}"));
-                }
-                i += 1;
-                skip_ws(b, &mut i);
-                let q = *b.get(i).ok_or("unterminated attribute")?;
-                if q != b'"' && q != b'\'' {
-                    return Err(format!("unquoted value of {k} at byte {i}"));
-                }
-                let end = text[i + 1..]
-                    .find(q as char)
-                    .ok_or(format!("unterminated value of {k}"))?
-                    + i
-                    + 1;
-                let value = &text[i + 1..end];
-                check_chars(value, i)?;
-                if attrs.iter().any(|(a, _)| *a == k) {
-                    return Err(format!("attribute {k} twice in <{n}>"));
-                }
-                attrs.push((k, value.to_string()));
-                i = end + 1;
-            }
-            elements.push(Element { name: n, attrs });
-        }
-    }
-    if let Some(open) = stack.pop() {
-        return Err(format!("<{open}> is never closed"));
-    }
-    if roots != 1 {
-        return Err("no root element".into());
-    }
-    Ok(elements)
-}
-
-#[test]
-fn xml_checker_rejects_what_is_not_xml() {
-    assert!(parse_xml(r#"<?xml version="1.0"?><svg a="1"><g/><t>x &amp; y</t></svg>"#).is_ok());
-    for bad in [
-        "<svg><g></svg>",
-        "<svg></svg><svg></svg>",
-        r#"<svg a="1" a="2"/>"#,
-        "<svg a=1/>",
-        "<svg>a & b</svg>",
-        r#"<svg a="<"/>"#,
-        "<svg>",
-        "text<svg/>",
-        "<svg><g></h></svg>",
-        "",
-    ] {
-        assert!(parse_xml(bad).is_err(), "accepted: {bad}");
-    }
+/// The elements of `text` in document order, once roxmltree has found it well-formed
+/// XML (one root, nested tags, quoted and unique attributes, known entities).
+fn parse_xml(text: &str) -> Result<Vec<Element>, roxmltree::Error> {
+    let doc = roxmltree::Document::parse(text)?;
+    let elements = doc
+        .descendants()
+        .filter(|n| n.is_element())
+        .map(|n| Element {
+            name: n.tag_name().name().to_string(),
+            attrs: n
+                .attributes()
+                .map(|a| (a.name().to_string(), a.value().to_string()))
+                .collect(),
+        });
+    Ok(elements.collect())
 }
 
 /// `lancer diagram ARGS`: it succeeds and writes well-formed XML with unique ids;
@@ -1032,43 +865,39 @@ fn a_closed_pipe_ends_output_quietly() {
     }
 }
 
-/// Issue 14 and 32: `lancer datagen` writes a data file of quiet positions labelled
-/// with their game's result; a seed gives the same file with one thread or two, and a
-/// run killed part way goes on from its last whole game to the same file. `lancer
-/// tune` fits the weights to them and rewrites only its variant's section of the
-/// weights file, which then reads back; bad data, terms and variants fail cleanly.
-#[test]
-fn datagen_and_tune() {
-    let dir = std::env::temp_dir().join(format!("lancer-datagen-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let data = dir.join("lighthouse.data");
+/// The arguments of `lancer datagen` for `games` Lighthouse games at 400 nodes a move
+/// (seed 9) on `threads` threads into `out`.
+fn datagen_args(threads: &'static str, games: &'static str, out: &str) -> Vec<&'static str> {
+    let mut a = vec![
+        "datagen",
+        "--variant",
+        "lighthouse",
+        "--games",
+        games,
+        "--nodes",
+        "400",
+        "--seed",
+        "9",
+        "--threads",
+        threads,
+        "-o",
+    ];
+    a.push(Box::leak(out.to_string().into_boxed_str()));
+    a
+}
+
+/// `lancer datagen` into `data`: the records, the WDL fit's reading of them, the same
+/// file from one thread and from a resumed run; returns the file's bytes.
+fn datagen_writes_and_resumes(dir: &std::path::Path, data: &std::path::Path) -> Vec<u8> {
     let data_s = data.to_str().unwrap();
-    let args = |threads: &'static str, games: &'static str, out: &str| {
-        let mut a = vec![
-            "datagen",
-            "--variant",
-            "lighthouse",
-            "--games",
-            games,
-            "--nodes",
-            "400",
-            "--seed",
-            "9",
-            "--threads",
-            threads,
-            "-o",
-        ];
-        a.push(Box::leak(out.to_string().into_boxed_str()));
-        a
-    };
-    let o = lancer(&args("2", "6", data_s));
+    let o = lancer(&datagen_args("2", "6", data_s));
     assert!(o.status.success(), "{}", stderr(&o));
     let err = stderr(&o);
     assert!(
         err.contains("6 games") && err.contains("positions/s"),
         "{err}"
     );
-    let bytes = std::fs::read(&data).unwrap();
+    let bytes = std::fs::read(data).unwrap();
     assert!(bytes.starts_with(b"LDT1"));
     let v = common::variants().get("lighthouse").unwrap();
     let samples = lancer::training::data::read(v, &[data_s.to_string()]).unwrap();
@@ -1077,7 +906,7 @@ fn datagen_and_tune() {
         assert!(!s.pos.in_check(), "a quiet position: {}", s.pos.efen());
         assert!([0.0, 0.5, 1.0].contains(&s.result));
     }
-    // The WDL fit reads the same records (docs/protocols.md, Data files).
+    // The WDL fit reads the same records (docs/formats.md, Data files).
     let fit = Command::new("python3")
         .args(["engine-tests/scripts/wdl_fit.py", data_s])
         .current_dir(env!("CARGO_MANIFEST_DIR"))
@@ -1093,21 +922,27 @@ fn datagen_and_tune() {
     // One thread, four games, then a rerun to six: the same file.
     let one = dir.join("one.data");
     let one_s = one.to_str().unwrap();
-    let o = lancer(&args("1", "4", one_s));
+    let o = lancer(&datagen_args("1", "4", one_s));
     assert!(o.status.success(), "{}", stderr(&o));
     // A killed run leaves a cut game behind; the rerun cuts it off and goes on.
     let mut cut = std::fs::read(&one).unwrap();
     cut.extend_from_slice(&bytes[bytes.len() - 40..]);
     std::fs::write(&one, &cut).unwrap();
-    let o = lancer(&args("1", "6", one_s));
+    let o = lancer(&datagen_args("1", "6", one_s));
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(stderr(&o).contains("this run 2 games"), "{}", stderr(&o));
     assert_eq!(std::fs::read(&one).unwrap(), bytes, "same seed, same data");
     // Other settings into the same file are refused.
-    let mut other = args("1", "6", one_s);
+    let mut other = datagen_args("1", "6", one_s);
     other[8] = "10";
     assert_clean_failure(&lancer(&other), "other settings");
+    bytes
+}
 
+/// `lancer tune` on `data` (whose bytes are `bytes`): only its variant's section of
+/// the weights file, only the chosen terms; bad data, terms and variants fail cleanly.
+fn tune_rewrites_its_section(dir: &std::path::Path, data_s: &str, bytes: &[u8]) {
+    let v = common::variants().get("lighthouse").unwrap();
     let weights = dir.join("weights.ini");
     let start = "# mine\n[chess]\ntempo = 20 20\n\n[lighthouse]\ntempo = 5 5\n";
     std::fs::write(&weights, start).unwrap();
@@ -1169,6 +1004,20 @@ fn datagen_and_tune() {
         ]),
         "unknown variant",
     );
+}
+
+/// Issue 14 and 32: `lancer datagen` writes a data file of quiet positions labelled
+/// with their game's result; a seed gives the same file with one thread or two, and a
+/// run killed part way goes on from its last whole game to the same file. `lancer
+/// tune` fits the weights to them and rewrites only its variant's section of the
+/// weights file, which then reads back; bad data, terms and variants fail cleanly.
+#[test]
+fn datagen_and_tune() {
+    let dir = std::env::temp_dir().join(format!("lancer-datagen-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let data = dir.join("lighthouse.data");
+    let bytes = datagen_writes_and_resumes(&dir, &data);
+    tune_rewrites_its_section(&dir, data.to_str().unwrap(), &bytes);
     std::fs::remove_dir_all(&dir).ok();
 }
 
@@ -1373,24 +1222,10 @@ fn train_from_a_network() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
-/// `lancer train` fits a network to `lancer datagen` positions and writes a file the
-/// `EvalFile` option loads; every variant has a network built in (a correction to the
-/// hand-made evaluation), found through variants.ini, which `EvalFile none` switches
-/// off; bad data, variants and files fail cleanly, and the engine goes on.
-#[test]
-fn train_and_evalfile() {
-    let (dir, data) = small_datagen("train", "chess");
-    let data_s = data.to_str().unwrap();
-    let net = dir.join("mine.nnue");
-    let net_s = net.to_str().unwrap();
-    let o = lancer(&["train", "--epochs", "2", "-o", net_s, data_s]);
-    assert!(o.status.success(), "{}", stderr(&o));
-    let err = stderr(&o);
-    assert!(
-        err.contains("hand-made evaluation's held-out error") && err.contains("epoch 2:"),
-        "{err}"
-    );
-    assert!(std::fs::read(&net).unwrap().starts_with(b"LNN3"));
+/// `lancer train`'s other networks (a whole evaluation with buckets, one learning
+/// from a teacher) and its failures: a teacher that is no network or cannot judge the
+/// variant, data of another variant, a bad line.
+fn train_options_and_failures(dir: &std::path::Path, data_s: &str, net_s: &str) {
     // A whole evaluation with king and output buckets and SCReLU units.
     let whole = dir.join("whole.nnue");
     let whole_s = whole.to_str().unwrap();
@@ -1461,7 +1296,11 @@ fn train_and_evalfile() {
         &lancer(&["train", "-o", net_s, bad.to_str().unwrap()]),
         "bad.txt:1",
     );
+}
 
+/// `EvalFile` in a UCI session: the built-in network, the file's, none, files that
+/// fail (the choice before them kept), and each variant's own through variants.ini.
+fn evalfile_chooses_the_network(net_s: &str) {
     let set = format!("setoption name EvalFile value {net_s}");
     let out = uci_session(&[
         "position startpos moves e2e4",
@@ -1517,8 +1356,10 @@ fn train_and_evalfile() {
         out.contains("info string error: EvalFile /dev/zero: not a lancer network"),
         "{out}"
     );
+}
 
-    // The search follows the choice: the same depth takes other nodes without the net.
+/// The search follows the choice: the same depth takes other nodes without the net.
+fn the_search_follows_the_evalfile(net_s: &str) {
     let nodes = |choice: &str| {
         let opt = format!("EvalFile={choice}");
         let o = lancer(&[
@@ -1537,6 +1378,29 @@ fn train_and_evalfile() {
     assert_eq!(builtin, nodes(""), "a fixed depth searches the same tree");
     assert_ne!(builtin, nodes("none"));
     assert_ne!(builtin, nodes(net_s));
+}
+
+/// `lancer train` fits a network to `lancer datagen` positions and writes a file the
+/// `EvalFile` option loads; every variant has a network built in (a correction to the
+/// hand-made evaluation), found through variants.ini, which `EvalFile none` switches
+/// off; bad data, variants and files fail cleanly, and the engine goes on.
+#[test]
+fn train_and_evalfile() {
+    let (dir, data) = small_datagen("train", "chess");
+    let data_s = data.to_str().unwrap();
+    let net = dir.join("mine.nnue");
+    let net_s = net.to_str().unwrap();
+    let o = lancer(&["train", "--epochs", "2", "-o", net_s, data_s]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(
+        err.contains("hand-made evaluation's held-out error") && err.contains("epoch 2:"),
+        "{err}"
+    );
+    assert!(std::fs::read(&net).unwrap().starts_with(b"LNN3"));
+    train_options_and_failures(&dir, data_s, net_s);
+    evalfile_chooses_the_network(net_s);
+    the_search_follows_the_evalfile(net_s);
     std::fs::remove_dir_all(&dir).ok();
 }
 

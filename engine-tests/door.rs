@@ -1,7 +1,7 @@
 //! The engine is the one door to the search and the evaluation (docs: CONTRIBUTING.md,
 //! "Layout"; `src/engine/mod.rs` lists what it offers). This test reads the source
 //! of the front ends — `src/protocol/`, `src/serve/`, `src/cli/`, `src/referee/`,
-//! `src/main.rs` and a `src/bench.rs` if one comes back — and fails on any path that
+//! `src/review.rs` and `src/main.rs`, each of which must exist — and fails on any path that
 //! reaches `search` or `eval` (`crate::search::Info`, `use crate::{eval, rules}`,
 //! `super::super::search` from `protocol/xboard/`, `lancer::eval::...`), naming the
 //! file and line. `src/training/` may use the evaluation but reaches the search only
@@ -20,7 +20,7 @@ const RULES: &[(&str, &[&str])] = &[
     ("src/cli", &["search", "eval"]),
     ("src/referee", &["search", "eval"]),
     ("src/main.rs", &["search", "eval"]),
-    ("src/bench.rs", &["search", "eval"]),
+    ("src/review.rs", &["search", "eval"]),
     ("src/training", &["search"]),
 ];
 
@@ -277,6 +277,8 @@ fn front_ends_reach_the_search_and_the_evaluation_only_through_the_engine() {
     let mut errors = Vec::new();
     let mut read = 0;
     for (place, forbidden) in RULES {
+        // Every rule guards something: a folder or file renamed away fails here.
+        assert!(root.join(place).exists(), "{place} is gone: update RULES");
         for file in rust_files(&root.join(place)) {
             let rel = file
                 .strip_prefix(root)

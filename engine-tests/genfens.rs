@@ -1,6 +1,6 @@
 //! `genfens` (OpenBench's DATAGEN openings) and UCI command lines given as lancer's
 //! arguments: `lancer "genfens N seed S book None" quit`, as OpenBench's workers run
-//! engines (docs/protocols.md, "Command line" and "Commands").
+//! engines (docs/cli.md and docs/uci.md, "Commands").
 
 mod common;
 use std::collections::HashSet;

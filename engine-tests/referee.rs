@@ -248,7 +248,7 @@ fn cecp_errors_are_not_forfeits() {
 }
 
 /// The move texts cutechess-cli 1.5.1 was seen to accept and reject get the same
-/// verdict here (docs/protocols.md, "Engine moves" of the match referee).
+/// verdict here (docs/match.md, "Engine moves").
 #[test]
 fn move_text_verdicts_agree_with_cutechess() {
     if !common::tools_present(
@@ -788,6 +788,42 @@ fn two_engine_results_as_cutechess_prints_them() {
     .unwrap();
     assert!(eta.is_match(&out), "{out}");
     assert_eq!(out.matches("ETA: ").count(), 1, "{out}");
+}
+
+/// Short, one-sided matches, with and without `-repeat`: the error bar is what
+/// cutechess prints where the difference has no number (all games won: `inf +/-
+/// nan`), and a number beside every finite difference (0-0-10: `0.0 +/- 0.0`).
+/// 7-1-2, which gave `240.8 +/- nan`, is in `referee::stats`' unit tests.
+#[test]
+fn short_one_sided_matches_print_their_error_bar() {
+    let me = format!("cmd={}", lancer());
+    for repeat in [false, true] {
+        let extra: &[&str] = if repeat { &["-repeat"] } else { &[] };
+        // 10-0-0: every reply of the fake is illegal.
+        let illegal = fake("illegal");
+        let mut args = vec!["-engine", &me, "name=a", "-engine", &illegal, "name=b"];
+        args.extend(["-each", "proto=uci", "tc=1+0.01", "-games", "10"]);
+        args.extend(extra);
+        let (out, err, ok) = run_match(&args);
+        assert!(ok, "{out}{err}");
+        assert!(
+            out.contains("Score of a vs b: 10 - 0 - 0  [1.000] 10"),
+            "{out}"
+        );
+        assert!(out.contains("Elo difference: inf +/- nan,"), "{out}");
+        // 0-0-10: two knights going out and back, a draw by repetition each game.
+        let knights = fake("ponder");
+        let mut args = vec!["-engine", &knights, "name=a", "-engine", &knights, "name=b"];
+        args.extend(["-each", "proto=uci", "tc=1+0.01", "-games", "10"]);
+        args.extend(extra);
+        let (out, err, ok) = run_match(&args);
+        assert!(ok, "{out}{err}");
+        assert!(
+            out.contains("Score of a vs b: 0 - 0 - 10  [0.500] 10"),
+            "{out}"
+        );
+        assert!(out.contains("Elo difference: 0.0 +/- 0.0,"), "{out}");
+    }
 }
 
 /// Issue 15: what `lancer match` does not do is refused, not ignored.

@@ -31,6 +31,38 @@ fn legal_texts(p: &Position) -> BTreeSet<String> {
     l.iter().map(|&m| move_text(p, m)).collect()
 }
 
+/// The `outcome` key's name of the position's outcome.
+fn outcome_name(pos: &Position) -> &'static str {
+    match pos.outcome() {
+        None => "none",
+        Some(o) => match o.reason {
+            Reason::Checkmate => "checkmate",
+            Reason::Stalemate => "stalemate",
+            Reason::KingCaptured => "kingcaptured",
+            Reason::NMoveRule => "nmoverule",
+            Reason::InsufficientMaterial => "insufficient",
+            Reason::Repetition => "repetition",
+        },
+    }
+}
+
+/// A `san = MOVE SAN` key: the move's SAN is SAN, which parses back to the move.
+fn check_san(pos: &Position, val: &str, ctx: &str, errs: &mut Vec<String>) {
+    let (mt, want) = val.split_once(' ').unwrap();
+    match parse_move(pos, mt) {
+        Ok(m) => {
+            let got = san(pos, m);
+            if got != want.trim() {
+                errs.push(format!("{ctx}: SAN of {mt} is {got}, expected {want}"));
+            }
+            if parse_san(pos, &got) != Ok(m) {
+                errs.push(format!("{ctx}: SAN {got} does not parse back"));
+            }
+        }
+        Err(e) => errs.push(format!("{ctx}: {e}")),
+    }
+}
+
 fn run_case(variant: &str, name: &str, keys: &[(String, String)]) -> Vec<String> {
     let mut errs = Vec::new();
     let mut p: Option<Position> = None;
@@ -92,17 +124,7 @@ fn run_case(variant: &str, name: &str, keys: &[(String, String)]) -> Vec<String>
                 }
             }
             "outcome" => {
-                let got = match pos.outcome() {
-                    None => "none",
-                    Some(o) => match o.reason {
-                        Reason::Checkmate => "checkmate",
-                        Reason::Stalemate => "stalemate",
-                        Reason::KingCaptured => "kingcaptured",
-                        Reason::NMoveRule => "nmoverule",
-                        Reason::InsufficientMaterial => "insufficient",
-                        Reason::Repetition => "repetition",
-                    },
-                };
+                let got = outcome_name(pos);
                 if got != val {
                     errs.push(format!("{ctx}: outcome {got}"));
                 }
@@ -117,21 +139,7 @@ fn run_case(variant: &str, name: &str, keys: &[(String, String)]) -> Vec<String>
                     }
                 }
             }
-            "san" => {
-                let (mt, want) = val.split_once(' ').unwrap();
-                match parse_move(pos, mt) {
-                    Ok(m) => {
-                        let got = san(pos, m);
-                        if got != want.trim() {
-                            errs.push(format!("{ctx}: SAN of {mt} is {got}, expected {want}"));
-                        }
-                        if parse_san(pos, &got) != Ok(m) {
-                            errs.push(format!("{ctx}: SAN {got} does not parse back"));
-                        }
-                    }
-                    Err(e) => errs.push(format!("{ctx}: {e}")),
-                }
-            }
+            "san" => check_san(pos, val, &ctx, &mut errs),
             "play" => {
                 let mut q = *pos;
                 for t in val.split_whitespace() {

@@ -1,4 +1,4 @@
-//! `lancer serve` (docs/protocols.md, The web board): the command prints its URL and
+//! `lancer serve` (docs/serve.md): the command prints its URL and
 //! serves the page; the HTTP API answers and refuses bad input with a status; the
 //! WebSocket plays games, one per tab, bounded in number; lancer answers a move; a
 //! search stops when its tab goes. Safe by default: `Host` and `Origin` checked, a
@@ -212,10 +212,10 @@ fn default_port_and_host_are_documented() {
     let port = lancer::serve::DEFAULT_PORT.to_string();
     assert!(text.contains(&format!("[default: {port}]")), "{text}");
     let docs =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/protocols.md")).unwrap();
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/serve.md")).unwrap();
     assert!(
         docs.contains(&format!("127.0.0.1:{port}")),
-        "protocols.md names the default port"
+        "serve.md names the default port"
     );
 }
 

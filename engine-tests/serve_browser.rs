@@ -1,5 +1,5 @@
 //! `lancer serve` in a real browser: Debian's headless Chromium driven over
-//! WebDriver (chromedriver's W3C HTTP API, spoken here directly). A game in every
+//! WebDriver (chromedriver's W3C HTTP API, spoken through ureq). A game in every
 //! variant is played by clicks on the page, with a lancer turn, a Full Cavalry
 //! castling with its facing, a promotion to a lancer, a Royal Standard displacement,
 //! windmill moves and a Lighthouse drop; after each move the page's `data-`
@@ -27,91 +27,40 @@ const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 const CHROMIUM: &str = "/usr/bin/chromium";
 const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
 
-/// An HTTP/1.1 request with a JSON body; the answer's JSON.
+/// The HTTP client of these tests: answers of every status are read (WebDriver's
+/// errors come as JSON with a 4xx or 5xx), no proxy, two minutes at most a request.
+fn agent() -> &'static ureq::Agent {
+    static AGENT: std::sync::OnceLock<ureq::Agent> = std::sync::OnceLock::new();
+    AGENT.get_or_init(|| {
+        ureq::Agent::config_builder()
+            .http_status_as_error(false)
+            .proxy(None)
+            .timeout_global(Some(Duration::from_secs(120)))
+            .build()
+            .into()
+    })
+}
+
+/// An HTTP request (a POST with a JSON body, a GET or a DELETE); the answer's JSON.
+/// An answer that is not JSON, or none, is kept as text, for the message of a failure.
 fn http_json(addr: SocketAddr, method: &str, path: &str, body: Option<&Value>) -> Value {
-    let body = body.map(|b| b.to_string()).unwrap_or_default();
-    let mut s = TcpStream::connect(addr).expect("connect to chromedriver");
-    s.set_read_timeout(Some(Duration::from_secs(120))).unwrap();
-    write!(
-        s,
-        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-        body.len()
-    )
-    .unwrap();
-    // Read the head, then exactly the body chromedriver announces (it may keep the
-    // connection open).
-    let mut raw = Vec::new();
-    let mut buf = [0u8; 65536];
-    let head_end = loop {
-        if let Some(i) = raw.windows(4).position(|w| w == b"\r\n\r\n") {
-            break i + 4;
-        }
-        match s.read(&mut buf) {
-            Ok(0) | Err(_) => break raw.len(),
-            Ok(n) => raw.extend_from_slice(&buf[..n]),
-        }
+    let url = format!("http://{addr}{path}");
+    let answer = match (method, body) {
+        ("POST", Some(body)) => agent().post(&url).send_json(body),
+        ("GET", None) => agent().get(&url).call(),
+        ("DELETE", None) => agent().delete(&url).call(),
+        _ => panic!("no {method} {path} with body {body:?} in these tests"),
     };
-    let head = String::from_utf8_lossy(&raw[..head_end]).to_ascii_lowercase();
-    let length = head
-        .lines()
-        .find_map(|l| l.strip_prefix("content-length:"))
-        .and_then(|n| n.trim().parse::<usize>().ok());
-    let chunked = head.contains("transfer-encoding: chunked");
-    loop {
-        let body_len = raw.len() - head_end;
-        let done = match length {
-            Some(n) => body_len >= n,
-            None if chunked => raw.ends_with(b"0\r\n\r\n"),
-            None => false,
-        };
-        if done {
-            break;
+    let text = answer.and_then(|mut r| {
+        // Screenshots are megabytes of base64.
+        r.body_mut().with_config().limit(64 << 20).read_to_string()
+    });
+    match text {
+        Ok(t) => {
+            serde_json::from_str(&t).unwrap_or_else(|_| Value::String(format!("(not JSON) {t}")))
         }
-        match s.read(&mut buf) {
-            Ok(0) | Err(_) => break,
-            Ok(n) => raw.extend_from_slice(&buf[..n]),
-        }
+        Err(e) => Value::String(format!("(no answer) {method} {url}: {e}")),
     }
-    let rest = String::from_utf8_lossy(&raw[head_end..]).to_string();
-    let rest = if chunked { unchunk(&rest) } else { rest };
-    // An answer that is not JSON is kept as text, for the message of a failure.
-    serde_json::from_str(&rest)
-        .unwrap_or_else(|_| Value::String(format!("(not JSON) {}", String::from_utf8_lossy(&raw))))
-}
-
-fn unchunk(mut s: &str) -> String {
-    let mut out = String::new();
-    while let Some((len, rest)) = s.split_once("\r\n") {
-        let n = usize::from_str_radix(len.trim(), 16).unwrap_or(0);
-        if n == 0 || rest.len() < n {
-            break;
-        }
-        out.push_str(&rest[..n]);
-        s = rest[n..].trim_start_matches("\r\n");
-    }
-    out
-}
-
-fn base64_decode(s: &str) -> Vec<u8> {
-    let val = |c: u8| match c {
-        b'A'..=b'Z' => Some(c - b'A'),
-        b'a'..=b'z' => Some(c - b'a' + 26),
-        b'0'..=b'9' => Some(c - b'0' + 52),
-        b'+' => Some(62),
-        b'/' => Some(63),
-        _ => None,
-    };
-    let mut out = Vec::new();
-    let (mut acc, mut bits) = (0u32, 0);
-    for v in s.bytes().filter_map(val) {
-        acc = acc << 6 | v as u32;
-        bits += 6;
-        if bits >= 8 {
-            bits -= 8;
-            out.push((acc >> bits) as u8);
-        }
-    }
-    out
 }
 
 /// A chromedriver process with one headless Chromium session. One runs at a time
@@ -351,12 +300,12 @@ impl Browser {
     }
 
     fn screenshot(&self, name: &str) {
+        use base64::prelude::{Engine, BASE64_STANDARD};
         let b64 = self.cmd("GET", "/screenshot", None);
-        std::fs::write(
-            out_dir().join(format!("{name}.png")),
-            base64_decode(b64.as_str().unwrap_or("")),
-        )
-        .unwrap();
+        let png = BASE64_STANDARD
+            .decode(b64.as_str().unwrap_or(""))
+            .unwrap_or_else(|e| panic!("screenshot {name}: not base64: {e}"));
+        std::fs::write(out_dir().join(format!("{name}.png")), png).unwrap();
     }
 }
 
@@ -552,26 +501,14 @@ fn play(
     pos
 }
 
-#[test]
-fn the_page_plays_every_variant_by_clicks() {
-    if !common::tools_present(
-        "the_page_plays_every_variant_by_clicks",
-        &[CHROMIUM, CHROMEDRIVER],
-        "apt-get install chromium chromium-driver",
-    ) {
-        return;
-    }
-    let variants = Variants::builtin();
-    let (addr, _server) =
-        lancer::serve::start(variants.clone(), "127.0.0.1", 0).expect("server starts");
-    let base = format!("http://{addr}/");
-    let b = Browser::start();
-
+/// Chess by clicks: a mate, with the result and its reason; an illegal move refused;
+/// a move by drag, after which the refusal is gone.
+fn chess_by_clicks_and_drag(b: &Browser, base: &str, variants: &Variants) {
     // Chess: a mate, with the result and its reason; an illegal move refused.
     play(
-        &b,
-        &base,
-        &variants,
+        b,
+        base,
+        variants,
         "chess",
         "variant=chess",
         &["e2e4", "e7e5", "f1c4", "b8c6", "d1h5", "g8f6", "h5f7"],
@@ -621,30 +558,16 @@ fn the_page_plays_every_variant_by_clicks() {
         json!([]),
     );
     assert_eq!(message, json!(""), "an old error stays on screen");
+}
 
-    // Chess960 and Randomized 8-Piece from numbered setups.
-    play(
-        &b,
-        &base,
-        &variants,
-        "fischerandom",
-        "variant=fischerandom&setup=0",
-        &["e2e4", "e7e5", "d2d4", "d7d5"],
-    );
-    play(
-        &b,
-        &base,
-        &variants,
-        "eightpiecerandom",
-        "variant=eightpiecerandom&setup=7482",
-        &["e2e4", "e7e5", "d2d4"],
-    );
-
+/// Full Cavalry (castling with a facing, a lancer's turn, a promotion to a lancer) and
+/// 8-Piece Chess (lancers turn, a jailer holds a king whose only move is the pass).
+fn lancers_and_jailers_by_clicks(b: &Browser, base: &str, variants: &Variants) {
     // Full Cavalry: castling with the lancer's facing, then a lancer's turn.
     play(
-        &b,
-        &base,
-        &variants,
+        b,
+        base,
+        variants,
         "fullcavalry",
         "variant=fullcavalry",
         &[
@@ -654,9 +577,9 @@ fn the_page_plays_every_variant_by_clicks() {
     b.screenshot("fullcavalry");
     // A promotion to a lancer, which asks for the facing.
     play(
-        &b,
-        &base,
-        &variants,
+        b,
+        base,
+        variants,
         "fullcavalry promotion",
         "variant=fullcavalry&fen=4k3/1P6/8/8/8/8/8/4K3%20w%20-%20-%200%201",
         &["b7b8lse"],
@@ -664,9 +587,9 @@ fn the_page_plays_every_variant_by_clicks() {
 
     // 8-Piece Chess: lancers turn; a jailer holds.
     play(
-        &b,
-        &base,
-        &variants,
+        b,
+        base,
+        variants,
         "eightpiece",
         "variant=eightpiece",
         &["b1e4nw", "b8d6sw", "e2e3"],
@@ -674,9 +597,9 @@ fn the_page_plays_every_variant_by_clicks() {
     b.screenshot("eightpiece");
     // A king held by a jailer: marked, and its only move is the pass.
     let held = play(
-        &b,
-        &base,
-        &variants,
+        b,
+        base,
+        variants,
         "eightpiece held",
         "variant=eightpiece&fen=4k3/4J3/8/8/8/8/8/4K3%20b%20-%20-%200%201",
         &[],
@@ -694,12 +617,16 @@ fn the_page_plays_every_variant_by_clicks() {
         "the pass",
         "return document.getElementById('board').getAttribute('data-ply') === '1'",
     );
+}
 
+/// The Royal Standard (a displacement and its arrow, windmills) and Lighthouse (a
+/// capture puts a pawn in hand, then it is dropped).
+fn displacements_and_drops_by_clicks(b: &Browser, base: &str, variants: &Variants) {
     // The Royal Standard: a displacement (the bearer's square is asked), windmills.
     play(
-        &b,
-        &base,
-        &variants,
+        b,
+        base,
+        variants,
         "royalstandard",
         "variant=royalstandard",
         &["a2b1,b1c2", "d5c5", "d2e2"],
@@ -720,15 +647,19 @@ fn the_page_plays_every_variant_by_clicks() {
 
     // Lighthouse: a capture puts a pawn in hand, then it is dropped.
     play(
-        &b,
-        &base,
-        &variants,
+        b,
+        base,
+        variants,
         "lighthouse",
         "variant=lighthouse",
         &["a2a4", "b7b5", "a4b5", "c7c6", "P@a3"],
     );
     b.screenshot("lighthouse");
+}
 
+/// Against lancer, which plays White's first move and turns the board for Black;
+/// then the analysis of a position.
+fn against_lancer_and_analysis(b: &Browser, base: &str) {
     // Against lancer: it plays White's first move; then the analysis of a position.
     b.go(&format!("{base}?variant=fullcavalry"));
     b.wait(
@@ -766,6 +697,45 @@ fn the_page_plays_every_variant_by_clicks() {
     std::thread::sleep(Duration::from_millis(1500));
     b.screenshot("analysis");
     b.click("#stop");
+}
+
+#[test]
+fn the_page_plays_every_variant_by_clicks() {
+    if !common::tools_present(
+        "the_page_plays_every_variant_by_clicks",
+        &[CHROMIUM, CHROMEDRIVER],
+        "apt-get install chromium chromium-driver",
+    ) {
+        return;
+    }
+    let variants = Variants::builtin();
+    let (addr, _server) =
+        lancer::serve::start(variants.clone(), "127.0.0.1", 0).expect("server starts");
+    let base = format!("http://{addr}/");
+    let b = Browser::start();
+
+    chess_by_clicks_and_drag(&b, &base, &variants);
+
+    // Chess960 and Randomized 8-Piece from numbered setups.
+    play(
+        &b,
+        &base,
+        &variants,
+        "fischerandom",
+        "variant=fischerandom&setup=0",
+        &["e2e4", "e7e5", "d2d4", "d7d5"],
+    );
+    play(
+        &b,
+        &base,
+        &variants,
+        "eightpiecerandom",
+        "variant=eightpiecerandom&setup=7482",
+        &["e2e4", "e7e5", "d2d4"],
+    );
+    lancers_and_jailers_by_clicks(&b, &base, &variants);
+    displacements_and_drops_by_clicks(&b, &base, &variants);
+    against_lancer_and_analysis(&b, &base);
 }
 
 /// A page of another origin, served by a one-page HTTP server of its own: it tries
@@ -833,29 +803,13 @@ fn ply(b: &Browser) -> Value {
     )
 }
 
-/// Issue 51 in a real browser: another origin and a rebound name are refused; a
-/// variation is kept; lancer's move comes once the slots free; the page waits for
-/// a free tab with the server's reason and comes back after a restart; keys step
-/// through the game; the review draws its graph and marks the blunder.
-#[test]
-fn the_page_is_safe_keeps_variations_and_reviews() {
-    if !common::tools_present(
-        "the_page_is_safe_keeps_variations_and_reviews",
-        &[CHROMIUM, CHROMEDRIVER],
-        "apt-get install chromium chromium-driver",
-    ) {
-        return;
-    }
-    let variants = Variants::builtin();
-    let (addr, _server) =
-        lancer::serve::start(variants.clone(), "127.0.0.1", 0).expect("server starts");
-    let base = format!("http://{addr}/");
-    let b = Browser::start();
-
+/// Another origin can neither open the socket nor read the API, nor can a page of
+/// a name rebound to this machine; the page's own origin can.
+fn only_the_own_origin_is_served(b: &Browser, addr: SocketAddr, base: &str) {
     // Another origin can neither open the socket nor read the API.
     let evil = other_origin(addr);
     b.go(&format!("http://{evil}/"));
-    assert_eq!(result_of(&b), json!({"ws": "refused", "api": "refused"}));
+    assert_eq!(result_of(b), json!({"ws": "refused", "api": "refused"}));
     // Nor can a page of a name rebound to this machine.
     b.go(&format!("http://evil.example:{}/", addr.port()));
     let body = b.exec("return document.body.innerText", json!([]));
@@ -873,7 +827,7 @@ ws.onerror = () => { if (result.ws === "pending") result.ws = "refused"; };
 fetch("/api/status").then((r) => { result.api = "status " + r.status; }, () => { result.api = "refused"; });"#,
         json!([]),
     );
-    assert_eq!(result_of(&b), json!({"ws": "refused", "api": "status 403"}));
+    assert_eq!(result_of(b), json!({"ws": "refused", "api": "status 403"}));
     // The page's own origin can.
     b.go(&format!("{base}?variant=chess"));
     b.wait(
@@ -888,10 +842,14 @@ ws.onerror = () => { if (result.ws === "pending") result.ws = "refused"; };
 fetch("/api/status").then((r) => { result.api = "status " + r.status; }, () => { result.api = "refused"; });"#,
         json!([]),
     );
-    assert_eq!(result_of(&b), json!({"ws": "open", "api": "status 200"}));
+    assert_eq!(result_of(b), json!({"ws": "open", "api": "status 200"}));
     let sound = b.exec("return document.getElementById('sound').checked", json!([]));
     assert_eq!(sound, json!(false), "the move sound is off by default");
+}
 
+/// A move from an earlier position starts a variation and the game stays; keys step
+/// along the line shown.
+fn a_variation_and_keys(b: &Browser, base: &str) {
     // A move from an earlier position starts a variation; the game stays.
     b.go(&format!("{base}?variant=chess&moves=e2e4,e7e5,g1f3"));
     b.wait(
@@ -914,7 +872,7 @@ fetch("/api/status").then((r) => { result.api = "status " + r.status; }, () => {
         text.contains("2. Nf3") && list[1].as_str().unwrap().contains("Bc4"),
         "{list}"
     );
-    assert_eq!(ply(&b), json!("3"));
+    assert_eq!(ply(b), json!("3"));
     // Keys: Home, End, and the arrows along the line shown.
     let key = |k: &str| {
         b.cmd(
@@ -942,7 +900,10 @@ fetch("/api/status").then((r) => { result.api = "status " + r.status; }, () => {
         "return document.getElementById('board').getAttribute('data-ply') === '2'",
     );
     b.screenshot("desktop-variation");
+}
 
+/// Lancer's move waits for a free slot, and comes when one frees.
+fn lancer_waits_for_a_free_slot(b: &Browser, addr: SocketAddr, base: &str) {
     // Lancer's move waits for a free slot, and comes when one frees.
     let mut busy: Vec<Tab> = (0..lancer::serve::MAX_SEARCHES)
         .map(|_| tab(addr))
@@ -964,14 +925,18 @@ fetch("/api/status").then((r) => { result.api = "status " + r.status; }, () => {
         "return document.getElementById('status').hasAttribute('data-waiting') && document.getElementById('status').textContent.includes('waiting for a free engine')",
     );
     std::thread::sleep(Duration::from_millis(500));
-    assert_eq!(ply(&b), json!("0"));
+    assert_eq!(ply(b), json!("0"));
     tell(&mut busy[0], json!({"op": "stop"}));
     b.wait(
         "lancer's move",
         "return document.getElementById('board').getAttribute('data-ply') === '1'",
     );
     drop(busy);
+}
 
+/// The review: a graph point a position, the blunder marked, the summary; a point of
+/// the graph goes to its move.
+fn the_review(b: &Browser, base: &str) {
     // The review: a graph point a position, the blunder marked, the summary.
     b.go(&format!(
         "{base}?variant=chess&moves=e4,e5,Qh5,Nc6,Bc4,Nf6,Qxf7%23&review=1"
@@ -1022,7 +987,11 @@ fetch("/api/status").then((r) => { result.api = "status " + r.status; }, () => {
     );
     let url = b.exec("return location.search", json!([]));
     assert!(url.as_str().unwrap().contains("review=1"), "{url}");
+}
 
+/// Sixteen tabs open: the page says why, still shows the board, and comes in once a
+/// tab closes.
+fn the_page_waits_for_a_free_tab(b: &Browser, addr: SocketAddr, base: &str) {
     // Sixteen tabs open: the page says why, still shows the board, and comes in
     // once a tab closes.
     b.go("about:blank");
@@ -1050,6 +1019,32 @@ fetch("/api/status").then((r) => { result.api = "status " + r.status; }, () => {
     full.pop();
     b.wait("the page comes in", "return document.getElementById('conn').textContent === '' && document.getElementById('board').getAttribute('data-ply') === '1'");
     drop(full);
+}
+
+/// Issue 51 in a real browser: another origin and a rebound name are refused; a
+/// variation is kept; lancer's move comes once the slots free; the page waits for
+/// a free tab with the server's reason and comes back after a restart; keys step
+/// through the game; the review draws its graph and marks the blunder.
+#[test]
+fn the_page_is_safe_keeps_variations_and_reviews() {
+    if !common::tools_present(
+        "the_page_is_safe_keeps_variations_and_reviews",
+        &[CHROMIUM, CHROMEDRIVER],
+        "apt-get install chromium chromium-driver",
+    ) {
+        return;
+    }
+    let variants = Variants::builtin();
+    let (addr, _server) =
+        lancer::serve::start(variants.clone(), "127.0.0.1", 0).expect("server starts");
+    let base = format!("http://{addr}/");
+    let b = Browser::start();
+
+    only_the_own_origin_is_served(&b, addr, &base);
+    a_variation_and_keys(&b, &base);
+    lancer_waits_for_a_free_slot(&b, addr, &base);
+    the_review(&b, &base);
+    the_page_waits_for_a_free_tab(&b, addr, &base);
 }
 
 /// Issue 51: the page comes back by itself after the server restarts, with the

@@ -3,11 +3,12 @@
 //! before it is measured against; each move's loss in winning chances by the
 //! variant's win/draw/loss model, marked `?!`, `?` or `??`; the best line where a
 //! move lost; and a summary per side. `lancer annotate` writes it into a PGN, the
-//! web board draws it (docs/protocols.md, `lancer annotate`).
+//! web board draws it (docs/cli.md, `lancer annotate`).
 
-use crate::engine::{self, Engine, Info, Limits, MATE, MATE_BOUND};
-use crate::rules::notation::pgn::{self, PgnGame, ROOT};
+use crate::engine::{self, Engine, Info, Limits, Score};
+use crate::rules::notation::pgn::{self, PgnGame};
 use crate::rules::notation::san;
+use crate::rules::tree::{NodeId, ROOT};
 use crate::rules::{Color, Game, Move, Outcome, Position};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -71,9 +72,9 @@ impl Judgment {
 /// One position's evaluation.
 #[derive(Clone, Debug)]
 pub struct PositionEval {
-    /// The score from the side to move's view (centipawns, or a mate as the
-    /// search encodes it); a finished game's is its result (±`MATE`, 0).
-    pub score: i32,
+    /// The score from the side to move's view; a finished game's is its result
+    /// ([`Score::WON`], [`Score::LOST`], [`Score::DRAW`]).
+    pub score: Score,
     pub side: Color,
     /// The game ply (the model's chances depend on it).
     pub ply: u32,
@@ -88,9 +89,9 @@ impl PositionEval {
     /// The evaluation of a finished game.
     fn finished(pos: &Position, o: Outcome) -> PositionEval {
         let score = match o.winner {
-            Some(c) if c == pos.side() => MATE,
-            Some(_) => -MATE,
-            None => 0,
+            Some(c) if c == pos.side() => Score::WON,
+            Some(_) => Score::LOST,
+            None => Score::DRAW,
         };
         PositionEval {
             score,
@@ -103,16 +104,12 @@ impl PositionEval {
     }
 
     /// The score from `side`'s view.
-    pub fn score_for(&self, side: Color) -> i32 {
-        if side == self.side {
-            self.score
-        } else {
-            -self.score
-        }
+    pub fn score_for(&self, side: Color) -> Score {
+        self.score.for_side(self.side, side)
     }
 
     /// The score from White's view.
-    pub fn white(&self) -> i32 {
+    pub fn white(&self) -> Score {
         self.score_for(Color::White)
     }
 
@@ -147,26 +144,18 @@ impl PositionEval {
 
     /// The score from `side`'s view in centipawns capped at ±[`CP_CAP`].
     fn capped(&self, side: Color) -> i32 {
-        let s = self.score_for(side);
-        if s.abs() >= MATE_BOUND {
-            CP_CAP * s.signum()
-        } else {
-            s.clamp(-CP_CAP, CP_CAP)
-        }
+        self.score_for(side).capped(CP_CAP)
     }
 }
 
 /// A score from White's view as `[%eval]` writes it: `0.17`, `-1.5`, `#3`, `#-3`.
-pub fn eval_text(white: i32) -> String {
-    if white.abs() >= MATE_BOUND {
-        let moves = (MATE - white.abs() + 1) / 2;
-        return if white > 0 {
-            format!("#{moves}")
-        } else {
-            format!("#-{moves}")
-        };
-    }
-    let mut s = format!("{:.2}", white as f64 / 100.0);
+pub fn eval_text(white: Score) -> String {
+    let cp = match white.mate_in() {
+        Some(m) if m > 0 => return format!("#{m}"),
+        Some(m) => return format!("#-{}", -m),
+        None => white.capped(i32::MAX),
+    };
+    let mut s = format!("{:.2}", cp as f64 / 100.0);
     while s.ends_with('0') && !s.ends_with(".0") {
         s.pop();
     }
@@ -464,7 +453,7 @@ pub fn annotate(game: &mut PgnGame, review: &Review, annotator: &str) {
 
 /// Adds `line` (played from `pos`) as a variation after `parent`, unless the
 /// position already has a continuation with its first move.
-fn add_line(game: &mut PgnGame, parent: pgn::NodeId, pos: &Position, line: &[Move]) {
+fn add_line(game: &mut PgnGame, parent: NodeId, pos: &Position, line: &[Move]) {
     let Some(&first) = line.first() else { return };
     if game
         .tree
@@ -492,12 +481,12 @@ mod tests {
 
     #[test]
     fn evals_are_written_as_lichess_writes_them() {
-        assert_eq!(eval_text(17), "0.17");
-        assert_eq!(eval_text(-150), "-1.5");
-        assert_eq!(eval_text(300), "3.0");
-        assert_eq!(eval_text(0), "0.0");
-        assert_eq!(eval_text(MATE - 5), "#3");
-        assert_eq!(eval_text(-(MATE - 4)), "#-2");
+        assert_eq!(eval_text(Score::cp(17)), "0.17");
+        assert_eq!(eval_text(Score::cp(-150)), "-1.5");
+        assert_eq!(eval_text(Score::cp(300)), "3.0");
+        assert_eq!(eval_text(Score::cp(0)), "0.0");
+        assert_eq!(eval_text(Score::mate_after(5)), "#3");
+        assert_eq!(eval_text(Score::mated_after(4)), "#-2");
     }
 
     #[test]

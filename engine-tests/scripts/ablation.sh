@@ -6,7 +6,7 @@
 #   LIMIT: nodes per move (a number: node-limited games, fair on a loaded machine)
 #          or a time control such as 2+0.05.
 #   FEATURES (env): the features to switch off one at a time, default all of them
-#   (the names the Ablation option knows, docs/protocols.md "Ablation").
+#   (the names the Ablation option knows, docs/uci.md "Ablation").
 # Defaults: 200 games, 50000 nodes, fullcavalry eightpiece.
 set -euo pipefail
 cd "$(dirname "$0")/../.."

@@ -63,7 +63,7 @@ fi
 (cd "$DIST" && sha256sum -- * > SHA256SUMS && sha256sum -c --quiet SHA256SUMS)
 
 if [ "$TEST" = 1 ]; then
-  LANCER_RELEASE_DIR="$PWD/$DIST" cargo test --release --locked --test release
+  LANCER_RELEASE_DIR="$PWD/$DIST" cargo test --release --locked --test release -- --nocapture
 fi
 echo
 ls -l "$DIST"

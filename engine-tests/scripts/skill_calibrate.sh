@@ -6,7 +6,7 @@
 #   2. full strength against the highest level, and the lowest level against level 0;
 #   3. the anchors against each other.
 # Each line of the summary is a `Score of A vs B` and its Elo difference; skill.rs's
-# ELO_SCALE is fitted from them (docs/protocols.md gives the anchors' ratings).
+# ELO_SCALE is fitted from them (docs/uci.md gives the anchors' ratings).
 #
 # Usage: skill_calibrate.sh [OUTDIR]
 # Environment: LEVELS (default "4 8 12 16"), GAMES (per pair, default 20), TC (default

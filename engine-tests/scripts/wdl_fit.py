@@ -9,7 +9,7 @@ most likely: the mover wins with chance 1/(1+exp((a-x)/b)) and loses with chance
 m = min(ply, 240)/64.
 
 It also reads `lancer datagen` files (any file not ending in .pgn): the binary
-records (`LDT1`, docs/protocols.md, Data files) or the older text lines
+records (`LDT1`, docs/formats.md, Data files) or the older text lines
 `EFEN | result | score`. Each position gives its ply (from its side to move and move
 number) and the search's score from White's view, turned to the mover's.
 

@@ -1,4 +1,4 @@
-//! `lancer annotate`: a game review written into the PGN (docs/protocols.md,
+//! `lancer annotate`: a game review written into the PGN (docs/cli.md,
 //! `lancer annotate`), with a progress line and each game's summary on stderr.
 
 use super::{engine_for, variant};

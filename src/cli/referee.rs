@@ -14,7 +14,7 @@ Options: -variant V -tournament round-robin|gauntlet -games N -rounds N -repeat
   -pgnout F [min] [fi] -sprt elo0= elo1= alpha= beta= -ratinginterval N -maxmoves N
   -draw movenumber= movecount= score= -resign movecount= score= twosided=
   -seed N|-srand N -wait MS -recover -event NAME -debug -tc T (= -each tc=T)
-Anything else is refused. docs/protocols.md has the details.")]
+Anything else is refused. docs/match.md has the details.")]
 pub struct MatchArgs {
     /// -engine cmd=... name=... proto=uci|xboard ..., -each tc=..., -variant, -games, ...
     #[arg(trailing_var_arg = true, allow_hyphen_values = true, num_args = 0..)]

@@ -17,8 +17,8 @@
 //! `engine-tests/door.rs` fails on such an import, with its file and line). What
 //! they need is re-exported or offered here:
 //! - a search's input and output: [`Limits`], [`Info`] (with its [`Bound`]),
-//!   [`SearchResult`], [`Score`] (mates as moves, UCI's and CECP's forms), [`MATE`]
-//!   and [`MATE_BOUND`] for raw scores;
+//!   [`SearchResult`], [`Score`] (what it is: centipawns or a mate, for which side;
+//!   UCI's and CECP's forms; how mates are encoded stays in the search);
 //! - how it searches: [`Settings`] (read with [`Engine::settings`], changed by the
 //!   typed setters or [`Engine::set_option`]), [`Strength`], [`MIN_ELO`]..[`MAX_ELO`],
 //!   [`SearchParams`] (the table `lancer params` lists);
@@ -40,21 +40,19 @@ use crate::rules::variant::Variant;
 use crate::rules::{Game, Move, Position, Variants};
 use crate::search::{search, skill, Shared};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Condvar, Mutex};
 use std::thread::JoinHandle;
 
 pub use crate::search::skill::{MAX_ELO, MIN_ELO};
 pub use crate::search::tt::Bound;
-pub use crate::search::{
-    Info, Limits, Score, SearchParams, SearchResult, Settings, MATE, MATE_BOUND,
-};
+pub use crate::search::{Info, Limits, Score, SearchParams, SearchResult, Settings};
 
 /// Win, draw and loss chances in per mille (they add up to 1000) for the side to
 /// move of `score` (centipawns or a mate, its view) at game ply `ply`, by
-/// `variant`'s model (`UCI_ShowWDL`; docs/protocols.md, Win, draw, loss).
-pub fn wdl(variant: &Variant, score: i32, ply: u32) -> [u32; 3] {
+/// `variant`'s model (`UCI_ShowWDL`; docs/uci.md, Win, draw, loss).
+pub fn wdl(variant: &Variant, score: Score, ply: u32) -> [u32; 3] {
     use crate::search::wdl;
-    wdl::wdl(&wdl::model(variant), score, ply)
+    wdl::wdl(&wdl::model(variant), score.raw(), ply)
 }
 
 /// Default transposition table size (MB).
@@ -69,7 +67,7 @@ pub const MAX_MULTIPV: usize = 500;
 pub const MAX_MOVE_OVERHEAD: u64 = 5000;
 
 /// How strongly the engine plays: the `Skill Level` option, or `UCI_LimitStrength`
-/// with `UCI_Elo` (docs/protocols.md).
+/// with `UCI_Elo` (docs/uci.md).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Strength {
     /// A skill level from 0 to 20 (20 is full strength; clamped).
@@ -116,6 +114,52 @@ impl Sandbox {
     };
 }
 
+/// What a finished infinite or pondering search waits for before it answers (UCI:
+/// `stop`, or `ponderhit` for a pondering one). The search thread sleeps on a
+/// condition variable until one of them tells it.
+#[derive(Default)]
+struct AnswerGate {
+    /// `stop` was asked since the search started.
+    stopped: Mutex<bool>,
+    changed: Condvar,
+}
+
+impl AnswerGate {
+    fn lock(&self) -> std::sync::MutexGuard<'_, bool> {
+        self.stopped.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// A new search: no `stop` yet.
+    fn arm(&self) {
+        *self.lock() = false;
+    }
+
+    /// `stop`: the answer goes out.
+    fn stop(&self) {
+        *self.lock() = true;
+        self.changed.notify_all();
+    }
+
+    /// Something the waiting search reads changed (`ponderhit` cleared `pondering`):
+    /// it looks again. Taking the lock orders the change before its next look.
+    fn wake(&self) {
+        let _held = self.lock();
+        self.changed.notify_all();
+    }
+
+    /// Waits while the answer must wait: an infinite search until `stop`, a
+    /// pondering one until `stop` or `ponderhit`.
+    fn wait(&self, infinite: bool, pondering: &AtomicBool) {
+        let mut stopped = self.lock();
+        while !*stopped && (infinite || pondering.load(Ordering::SeqCst)) {
+            stopped = self
+                .changed
+                .wait(stopped)
+                .unwrap_or_else(|e| e.into_inner());
+        }
+    }
+}
+
 /// An inline search's result held for `stop` or `ponderhit` (see [`Sandbox`]).
 struct Held {
     pos: Position,
@@ -154,7 +198,7 @@ pub struct Engine {
     held: Option<Held>,
     /// The table of `hash_mb` is still to be made (see [`Engine::with_variants`]).
     table_pending: bool,
-    stop_requested: Arc<AtomicBool>,
+    answer: Arc<AnswerGate>,
     worker: Option<JoinHandle<()>>,
 }
 
@@ -229,7 +273,7 @@ impl Engine {
             sandbox: None,
             held: None,
             table_pending: false,
-            stop_requested: Arc::new(AtomicBool::new(false)),
+            answer: Arc::new(AnswerGate::default()),
             worker: None,
         }
     }
@@ -504,8 +548,8 @@ impl Engine {
         };
         let pos = *self.game.position();
         let shared = Arc::clone(&self.shared);
-        let stop_req = Arc::clone(&self.stop_requested);
-        stop_req.store(false, Ordering::SeqCst);
+        let answer = Arc::clone(&self.answer);
+        answer.arm();
         shared.stop.store(false, Ordering::SeqCst);
         shared.pondering.store(limits.ponder, Ordering::SeqCst);
         shared.stop_on_ponderhit.store(false, Ordering::SeqCst);
@@ -541,12 +585,7 @@ impl Engine {
                 let r = search(&pos, &keys, &limits, &settings, &shared, &mut |i| {
                     on_info(&pos, i)
                 });
-                // UCI: in infinite or ponder mode the answer waits for stop / ponderhit.
-                while !stop_req.load(Ordering::SeqCst)
-                    && (limits.infinite || shared.pondering.load(Ordering::SeqCst))
-                {
-                    std::thread::sleep(std::time::Duration::from_millis(1));
-                }
+                answer.wait(limits.infinite, &shared.pondering);
                 on_done(&pos, r);
             })
             .map_err(|e| format!("cannot start the search thread: {e}"))?;
@@ -576,11 +615,19 @@ impl Engine {
         r
     }
 
+    /// Waits for a search that ends by itself (a `go` with limits, not `infinite` or
+    /// `ponder`) to report; returns at once when none runs.
+    pub fn wait(&mut self) {
+        if let Some(w) = self.worker.take() {
+            let _ = w.join();
+        }
+    }
+
     /// Stops the search (if any) and waits for it to report.
     pub fn stop(&mut self) {
-        self.stop_requested.store(true, Ordering::SeqCst);
         self.shared.stop.store(true, Ordering::SeqCst);
         self.shared.pondering.store(false, Ordering::SeqCst);
+        self.answer.stop();
         if let Some(w) = self.worker.take() {
             let _ = w.join();
         }
@@ -590,8 +637,8 @@ impl Engine {
     /// Asks the search to stop without waiting (an inline search's held result is
     /// reported now).
     pub fn request_stop(&mut self) {
-        self.stop_requested.store(true, Ordering::SeqCst);
         self.shared.stop.store(true, Ordering::SeqCst);
+        self.answer.stop();
         self.release_held();
     }
 
@@ -602,6 +649,7 @@ impl Engine {
         if self.shared.stop_on_ponderhit.load(Ordering::SeqCst) {
             self.shared.stop.store(true, Ordering::SeqCst);
         }
+        self.answer.wake();
         if self.held.as_ref().is_some_and(|h| !h.infinite) {
             self.release_held();
         }

@@ -1,13 +1,14 @@
 //! Balanced opening positions: random legal plies from a start, kept when a shallow
 //! search scores them near equality. `lancer openings` writes them as an EPD file for
 //! `lancer match`; the UCI command `genfens` sends them as OpenBench's DATAGEN
-//! workloads ask (docs/protocols.md, "Command line" and "Commands").
+//! workloads ask (docs/cli.md and docs/uci.md, "Commands").
 
 use super::{Engine, Strength};
+use crate::rules::notation::book;
 use crate::rules::start::start_position;
 use crate::rules::variant::Variant;
 use crate::rules::{MoveList, Position, Variants};
-use crate::search::{skill, Limits, MATE_BOUND};
+use crate::search::{skill, Limits};
 use rand::rngs::StdRng;
 use rand::Rng;
 use std::collections::HashSet;
@@ -69,12 +70,7 @@ impl Book {
             return Err(format!("book {path}: not a file"));
         }
         let bytes = std::fs::read(path).map_err(|e| format!("book {path}: {e}"))?;
-        let lines: Vec<(usize, String)> = String::from_utf8_lossy(&bytes)
-            .lines()
-            .enumerate()
-            .map(|(i, l)| (i + 1, l.trim().to_string()))
-            .filter(|(_, l)| !l.is_empty() && !l.starts_with('#'))
-            .collect();
+        let lines = book::epd_lines(&String::from_utf8_lossy(&bytes));
         if lines.is_empty() {
             return Err(format!("book {path}: no positions"));
         }
@@ -96,36 +92,14 @@ impl Book {
         self.lines.is_empty()
     }
 
-    /// The position of line `i`; an error names the file and line.
+    /// The position of line `i`; an error names the file and line. Lines are read
+    /// when drawn, so that a book of millions of lines costs no time to open.
     fn position(&self, i: usize) -> Result<Position, String> {
         let (number, line) = &self.lines[i];
-        let efen = epd_position(line);
         let (first, second) = self.variants;
-        Position::from_efen(first, &efen)
-            .or_else(|e| match second {
-                Some(v) => Position::from_efen(v, &efen).map_err(|_| e),
-                None => Err(e),
-            })
+        book::epd_position(line, first, second)
             .map_err(|e| format!("book {}:{number}: {e}", self.path))
     }
-}
-
-/// The position fields of an EPD line: the text before the first `;`, with EPD
-/// operations (`hmvc 0`, `bm e4`, `id "x"`) dropped after the four position fields,
-/// and the two counters of a FEN kept.
-fn epd_position(line: &str) -> String {
-    let fields: Vec<&str> = line
-        .split(';')
-        .next()
-        .unwrap_or("")
-        .split_whitespace()
-        .collect();
-    let counters = fields.len() >= 6
-        && fields[4..6]
-            .iter()
-            .all(|f| !f.is_empty() && f.chars().all(|c| c.is_ascii_digit()));
-    let keep = if counters { 6 } else { fields.len().min(4) };
-    fields[..keep].join(" ")
 }
 
 /// The table the openings are searched with (MB): each position's search starts
@@ -233,7 +207,10 @@ fn search_openings(
         // The table starts empty for each position; the history tables go on.
         engine.clear_table();
         let r = engine.analyse(limits.clone(), Box::new(|_, _| {}))?;
-        if r.score.abs() > spec.max_score.min(MATE_BOUND - 1) {
+        if r.score
+            .centipawns()
+            .is_none_or(|cp| cp.abs() > spec.max_score)
+        {
             seen.remove(&pos.key());
         } else {
             found(&pos);
@@ -241,26 +218,4 @@ fn search_openings(
         tried(seen.len(), tries);
     }
     Ok(seen.len())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::epd_position;
-
-    #[test]
-    fn epd_lines_give_their_position_fields() {
-        let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -";
-        assert_eq!(
-            epd_position(&format!("{start} 0 1")),
-            format!("{start} 0 1")
-        );
-        assert_eq!(epd_position(&format!("{start} hmvc 0; fmvn 1;")), start);
-        assert_eq!(epd_position(&format!("{start} bm e4; id \"x\";")), start);
-        assert_eq!(epd_position(start), start);
-        assert_eq!(
-            epd_position("bnkr/pppp/4/4/4/4/PPPP/BNKR[] w - - 0 1"),
-            "bnkr/pppp/4/4/4/4/PPPP/BNKR[] w - - 0 1"
-        );
-        assert_eq!(epd_position(""), "");
-    }
 }

@@ -1,11 +1,11 @@
-//! UCI (docs/protocols.md, "UCI"). vampirc-uci writes the handshake, options and numeric
+//! UCI (docs/uci.md). vampirc-uci writes the handshake, options and numeric
 //! info fields; every input line is parsed by hand (vampirc mis-parses drops, facings
 //! and `go perft`, and panics on some inputs; a bad line must only get an error).
 
 use super::board::diagram;
 use super::out;
 use crate::engine::options::{OptionKind, OPTIONS};
-use crate::engine::{wdl, Bound, Engine, Info, Limits, Score, SearchResult};
+use crate::engine::{wdl, Bound, Engine, Info, Limits, SearchResult};
 use crate::rules::notation::{move_text, parse_move};
 use crate::rules::perft;
 use crate::rules::variant::Goal;
@@ -160,10 +160,10 @@ pub fn info_line(pos: &Position, i: &Info, show_wdl: bool) -> String {
             move_text(pos, m)
         );
     }
-    let score = Score(i.score);
+    let score = i.score;
     let (cp, mate) = (
         score.centipawns(),
-        score.mate_moves().map(|m| m.clamp(-127, 127) as i8),
+        score.mate_in().map(|m| m.clamp(-127, 127) as i8),
     );
     let msg = UciMessage::Info(vec![
         UciInfoAttribute::Depth(i.depth.clamp(0, 255) as u8),
@@ -389,7 +389,7 @@ fn parse_genfens(args: &str) -> Result<Genfens, String> {
 }
 
 /// `genfens`: N balanced openings of the current variant, each as `info string
-/// genfens EFEN` as soon as it is found (docs/protocols.md, "Commands").
+/// genfens EFEN` as soon as it is found (docs/uci.md, "Commands").
 fn cmd_genfens(engine: &mut Engine, args: &str) {
     use crate::engine::openings::{self, Book, Starts};
     use rand::SeedableRng;
@@ -516,7 +516,7 @@ fn go_kind(args: &str) -> (bool, bool, bool) {
 }
 
 /// Runs `lines` as a session's input, in order, then ends, as `lancer "genfens 10
-/// seed 1 book None" quit` does (docs/protocols.md, "Command line"). A search the
+/// seed 1 book None" quit` does (docs/cli.md). A search the
 /// last lines started is waited for when it ends by itself; an open one (`go
 /// infinite`, `go ponder`, a `go` without limits) is stopped.
 pub fn run_lines(lines: &[String], variants: crate::rules::Variants) {
@@ -534,8 +534,8 @@ pub fn run_lines(lines: &[String], variants: crate::rules::Variants) {
         }
     }
     let (limited, infinite, ponder) = go;
-    while limited && !infinite && !ponder && engine.searching() {
-        std::thread::sleep(std::time::Duration::from_millis(1));
+    if limited && !infinite && !ponder {
+        engine.wait();
     }
     engine.stop();
 }

@@ -303,7 +303,7 @@ fn seed(p: &mut Parsed, o: &str, v: Vec<String>) -> Result<(), String> {
 }
 
 fn refused(_: &mut Parsed, o: &str, _: Vec<String>) -> Result<(), String> {
-    Err(unimplemented(o, "docs/protocols.md lists what it does"))
+    Err(unimplemented(o, "docs/match.md lists what it does"))
 }
 
 /// The one value of a flag that takes one.
@@ -666,7 +666,7 @@ fn engine_field(cfg: &mut PlayerConfig, k: &str, v: &str) -> Result<(), String> 
         "stderr" | "tscale" | "tmargin" => {
             return Err(unimplemented(
                 &format!("{k}="),
-                "docs/protocols.md lists what it does",
+                "docs/match.md lists what it does",
             ))
         }
         _ => return Err(format!("unknown engine field '{k}'")),

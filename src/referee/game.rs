@@ -3,8 +3,8 @@
 
 use super::*;
 
-/// How a game ends: result, reason, PGN termination, forfeit detail.
-type End = (&'static str, String, &'static str, Option<String>);
+/// How a game ends, and a forfeit's detail (the log's word for it).
+type End = (GameEnd, Option<String>);
 
 /// `-maxmoves`, `-draw` and `-resign`, counted as cutechess counts them: per engine
 /// move, on the engines' own scores.
@@ -34,9 +34,7 @@ impl Adjudicator {
         let mm = self.maxmoves?;
         (game.moves().len() as u32 >= 2 * mm).then(|| {
             (
-                "1/2-1/2",
-                "Draw by adjudication".into(),
-                "adjudication",
+                GameEnd::draw("Draw by adjudication", Termination::Adjudication),
                 None,
             )
         })
@@ -69,9 +67,7 @@ impl Adjudicator {
                 && self.draw_count >= 2 * count
             {
                 return Some((
-                    "1/2-1/2",
-                    "Draw by adjudication".into(),
-                    "adjudication",
+                    GameEnd::draw("Draw by adjudication", Termination::Adjudication),
                     None,
                 ));
             }
@@ -91,12 +87,13 @@ impl Adjudicator {
                 && self.resign_count[si] >= count
                 && (!two_sided || self.win_count[1 - si] >= count)
             {
-                let loss = if side == Color::White { "0-1" } else { "1-0" };
                 let winner = side.flip().name();
                 return Some((
-                    loss,
-                    format!("{winner} wins by adjudication"),
-                    "adjudication",
+                    GameEnd::loss(
+                        side,
+                        format!("{winner} wins by adjudication"),
+                        Termination::Adjudication,
+                    ),
                     None,
                 ));
             }
@@ -107,9 +104,8 @@ impl Adjudicator {
 
 /// The end of a game that `side` forfeits: its loss, with the reason, the PGN
 /// termination and the forfeit's detail.
-fn forfeit(side: Color, reason: String, termination: &'static str, detail: String) -> End {
-    let loss = if side == Color::White { "0-1" } else { "1-0" };
-    (loss, reason, termination, Some(detail))
+fn forfeit(side: Color, reason: String, termination: Termination, detail: String) -> End {
+    (GameEnd::loss(side, reason, termination), Some(detail))
 }
 
 /// The end of a game whose engine for `side` failed to answer a `go`.
@@ -117,17 +113,17 @@ fn engine_failure(side: Color, e: PlayerError) -> End {
     let (reason, termination, detail) = match e {
         PlayerError::Timeout => (
             format!("{} loses on time", side.name()),
-            "time forfeit",
+            Termination::TimeForfeit,
             "hang/time".into(),
         ),
         PlayerError::Disconnected => (
             format!("{}'s connection stalls", side.name()),
-            "abandoned",
+            Termination::Abandoned,
             "crash".into(),
         ),
         PlayerError::Protocol(p) => (
             format!("{} makes a protocol error: {p}", side.name()),
-            "abandoned",
+            Termination::Abandoned,
             p,
         ),
     };
@@ -137,9 +133,8 @@ fn engine_failure(side: Color, e: PlayerError) -> End {
 /// The result of one game.
 #[derive(Clone, Debug)]
 pub struct GameResult {
-    pub score: &'static str,
-    pub reason: String,
-    pub termination: &'static str,
+    /// How it ended; `None` when it did not (an engine went missing).
+    pub end: Option<GameEnd>,
     pub pgn: String,
     /// True when an engine played an illegal move, lost on time or crashed.
     pub forfeit: Option<String>,
@@ -228,8 +223,17 @@ pub fn play_game(
             e.quit();
         }
     }
-    let (score, reason, termination, forfeit) =
-        outcome.unwrap_or(("*", "unterminated".into(), "unterminated", None));
+    let (end, forfeit) = match outcome {
+        Some((end, forfeit)) => (Some(end), forfeit),
+        None => (None, None),
+    };
+    let score = end.as_ref().map_or("*", GameEnd::result);
+    let reason = end
+        .as_ref()
+        .map_or_else(|| "unterminated".to_string(), |e| e.reason.clone());
+    let termination = end
+        .as_ref()
+        .map_or(Termination::Unterminated, |e| e.termination);
     let (tcw, tcb) = (cfg.tcs[white].pgn(), cfg.tcs[black].pgn());
     let mut record = moves.record;
     let tags = pgn::tags(&pgn::TagInfo {
@@ -250,13 +254,13 @@ pub fn play_game(
         game_number: Some(game_no),
     });
     // As cutechess: the end reason joins the last move's comment.
-    let mut tree = pgn::Tree::new();
+    let mut tree = Tree::new();
     match record.last_mut() {
         Some((_, c)) if c.is_empty() => *c = reason.clone(),
         Some((_, c)) => *c = format!("{c}, {reason}"),
-        None => tree.node_mut(pgn::ROOT).comment = reason.clone(),
+        None => tree.node_mut(ROOT).comment = reason.clone(),
     }
-    let mut at = pgn::ROOT;
+    let mut at = ROOT;
     for (m, c) in record {
         at = tree.push(at, m);
         tree.node_mut(at).comment = c;
@@ -275,12 +279,24 @@ pub fn play_game(
         },
     );
     GameResult {
-        score,
-        reason,
-        termination,
+        end,
         pgn,
         forfeit,
         start_failed,
+    }
+}
+
+impl GameResult {
+    /// `1-0`, `0-1`, `1/2-1/2`, or `*` for a game that did not end.
+    pub fn score(&self) -> &'static str {
+        self.end.as_ref().map_or("*", GameEnd::result)
+    }
+
+    /// The end in words, `unterminated` for a game that did not end.
+    pub fn reason(&self) -> &str {
+        self.end
+            .as_ref()
+            .map_or("unterminated", |e| e.reason.as_str())
     }
 }
 
@@ -309,9 +325,9 @@ fn start_engines(
             }
             Err(err) => {
                 let c = Color::from_idx(i);
-                let loss = if c == Color::White { "0-1" } else { "1-0" };
                 let reason = format!("{} fails to start: {err}", c.name());
-                return (engines, Some((loss, reason, "abandoned", Some(err))));
+                let end = GameEnd::loss(c, reason, Termination::Abandoned);
+                return (engines, Some((end, Some(err))));
             }
         }
     }
@@ -332,7 +348,7 @@ fn play_out(
     let mut adjudicator = Adjudicator::new(cfg);
     loop {
         if let Some(o) = moves.game.outcome() {
-            return Some((o.score(), o.describe(v).to_string(), "normal", None));
+            return Some((GameEnd::by_rules(o, v), None));
         }
         if let Some(end) = adjudicator.before_move(&moves.game) {
             return Some(end);
@@ -370,7 +386,7 @@ fn play_out(
             return Some(forfeit(
                 side,
                 format!("{} loses on time", side.name()),
-                "time forfeit",
+                Termination::TimeForfeit,
                 "time".into(),
             ));
         }
@@ -378,7 +394,7 @@ fn play_out(
             return Some(forfeit(
                 side,
                 format!("{} makes an illegal move: {}", side.name(), em.text),
-                "illegal move",
+                Termination::IllegalMove,
                 format!("illegal move {}", em.text),
             ));
         };
@@ -476,7 +492,7 @@ fn charge(c: &mut Clock, tc: &TimeControl, elapsed_ms: i64) {
 /// (`0.004s`, `0.63s`, `1.2s`, `12s`). Empty when the engine told nothing and
 /// moved within half a second.
 pub fn eval_comment(score: Option<i32>, depth: Option<i32>, ms: i64) -> String {
-    use super::player::MATE_SCORE;
+    use super::wire::MATE_SCORE;
     let depth = depth.filter(|&d| d > 0);
     if score.is_none() && depth.is_none() && ms < 500 {
         return String::new();

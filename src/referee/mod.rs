@@ -4,13 +4,15 @@
 
 pub mod player;
 pub mod stats;
+pub mod wire;
 
 use crate::rules::notation::pgn;
 use crate::rules::notation::xboard::{parse_xboard_move, xboard_move, xboard_move_full};
 use crate::rules::notation::xboard_fen::xboard_fen;
 use crate::rules::notation::{move_text, parse_move, parse_san};
+use crate::rules::tree::{Tree, ROOT};
 use crate::rules::variant::{Start, Variant};
-use crate::rules::{Color, Game, Move, Position, Variants};
+use crate::rules::{Color, Game, GameEnd, Move, Position, Termination, Variants};
 use player::{Clock, Player, PlayerConfig, PlayerError, Proto};
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
@@ -296,14 +298,20 @@ fn finish_game(sh: &Shared, t: &mut Tally, job: &schedule::Job, r: &GameResult) 
     let _ = writeln!(
         out,
         "Finished game {} ({wn} vs {bn}): {} {{{}}}",
-        job.number, r.score, r.reason
+        job.number,
+        r.score(),
+        r.reason()
     );
     if let Some(f) = &r.forfeit {
         t.forfeits += 1;
         log::warn!("game {}: {f}", job.number);
         // An engine that cannot start ends the match (as in cutechess);
         // one that fails during a game does unless -recover.
-        if r.termination == "abandoned" && (!cfg.recover || r.start_failed) {
+        let abandoned = r
+            .end
+            .as_ref()
+            .is_some_and(|e| e.termination == Termination::Abandoned);
+        if abandoned && (!cfg.recover || r.start_failed) {
             let why = if r.start_failed {
                 "an engine could not start"
             } else {
@@ -315,13 +323,13 @@ fn finish_game(sh: &Shared, t: &mut Tally, job: &schedule::Job, r: &GameResult) 
         }
     }
     if let Some(f) = &sh.pgn_file {
-        let write = !(r.score == "*" && cfg.pgnout.as_ref().is_some_and(|p| p.finished_only));
+        let write = !(r.end.is_none() && cfg.pgnout.as_ref().is_some_and(|p| p.finished_only));
         if let (true, Ok(mut f)) = (write, f.lock()) {
             let _ = f.write_all(r.pgn.as_bytes());
         }
     }
     let (wi, bi) = (job.white, job.black);
-    match r.score {
+    match r.score() {
         "1-0" => {
             t.players[wi].white.w += 1;
             t.players[bi].black.l += 1;

@@ -156,10 +156,19 @@ impl CuteElo {
     }
 
     /// Half the 95% confidence interval (cutechess's normal quantile approximation).
+    /// Where one end of the interval of the score falls outside 0..1 (a short,
+    /// one-sided match: 7-1-2 reaches 1.006), it has no Elo and cutechess prints
+    /// `nan`; the other end's distance from the difference is given instead, so the
+    /// bar is finite whenever the difference is.
     pub fn error_margin(&self) -> f64 {
         let lo = self.mu + phi_inv(0.025) * self.stdev;
         let hi = self.mu + phi_inv(0.975) * self.stdev;
-        (Self::diff_of(hi) - Self::diff_of(lo)) / 2.0
+        let inside = |p: f64| p > 0.0 && p < 1.0;
+        match (inside(lo), inside(hi)) {
+            (false, true) if self.diff().is_finite() => Self::diff_of(hi) - self.diff(),
+            (true, false) if self.diff().is_finite() => self.diff() - Self::diff_of(lo),
+            _ => (Self::diff_of(hi) - Self::diff_of(lo)) / 2.0,
+        }
     }
 
     /// Likelihood of superiority (percent).
@@ -284,6 +293,64 @@ mod tests {
                 d: 200
             }) < lo
         );
+    }
+
+    /// Short, one-sided matches: the bar is a number wherever the difference is
+    /// (7-1-2 printed `240.8 +/- nan` before), and the usual case is cutechess's.
+    #[test]
+    fn one_sided_results_get_a_finite_bar() {
+        let bar = |w, l, d| {
+            let e = CuteElo::new(&Wld { w, l, d });
+            (fixed(e.diff(), 1), fixed(e.error_margin(), 1))
+        };
+        let (d, m) = bar(7, 1, 2);
+        assert_eq!(d, "240.8");
+        assert!(
+            m.parse::<f64>().is_ok_and(|m| m > 100.0 && m < 300.0),
+            "{m}"
+        );
+        let (d, m) = bar(1, 7, 2);
+        assert_eq!(d, "-240.8");
+        assert!(
+            m.parse::<f64>().is_ok_and(|m| m > 100.0 && m < 300.0),
+            "{m}"
+        );
+        assert_eq!(bar(0, 0, 10), ("0.0".into(), "0.0".into()));
+        assert_eq!(bar(10, 0, 0).0, "inf");
+        assert_eq!(bar(0, 10, 0).0, "-inf");
+        // With both ends inside 0..1 the bar is cutechess's: 30-10-10 is +147.2.
+        let e = CuteElo::new(&Wld {
+            w: 30,
+            l: 10,
+            d: 10,
+        });
+        let lo = e.mu + phi_inv(0.025) * e.stdev;
+        let hi = e.mu + phi_inv(0.975) * e.stdev;
+        let cute = (CuteElo::diff_of(hi) - CuteElo::diff_of(lo)) / 2.0;
+        assert_eq!(e.error_margin(), cute);
+        // Every small result whose difference is finite has a finite bar, unless
+        // both ends of its interval fall outside 0..1 (1-1-0: no bound either way,
+        // `nan` as in cutechess).
+        let mut finite = 0;
+        for w in 0..=12 {
+            for l in 0..=12 {
+                for d in 0..=12 {
+                    if w + l + d == 0 {
+                        continue;
+                    }
+                    let e = CuteElo::new(&Wld { w, l, d });
+                    let lo = e.mu + phi_inv(0.025) * e.stdev;
+                    let hi = e.mu + phi_inv(0.975) * e.stdev;
+                    let one_end = (lo > 0.0 && lo < 1.0) || (hi > 0.0 && hi < 1.0);
+                    if e.diff().is_finite() && one_end {
+                        assert!(e.error_margin().is_finite(), "{w}-{l}-{d}");
+                        finite += 1;
+                    }
+                }
+            }
+        }
+        assert!(finite > 2000, "{finite}");
+        assert_eq!(bar(1, 1, 0).1, "nan");
     }
 
     #[test]

@@ -15,6 +15,7 @@ pub mod position;
 pub mod record;
 pub mod setups;
 pub mod start;
+pub mod tree;
 pub mod variant;
 pub mod zobrist;
 
@@ -22,7 +23,7 @@ pub use bitboard::{Bitboard, Square};
 pub use game::Game;
 pub use ini::{IniError, Variants};
 pub use moves::{Move, MoveList, MoveType};
-pub use outcome::{Outcome, Reason};
+pub use outcome::{GameEnd, Outcome, Reason, Termination};
 pub use piece::{Color, Kind, Piece};
 pub use position::Position;
 pub use variant::Variant;

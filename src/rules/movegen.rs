@@ -244,96 +244,121 @@ impl Position {
             };
             self.push_all(list, g, ksq, t.king(ksq) & kdest & g.capmask);
         }
-        if v.kinds & !0x3F == 0 {
-            // Only the chess family: nothing else to do but drops and castling.
-        } else {
-            if v.has(Kind::ForwardBishop) {
-                for from in squares(k[Kind::ForwardBishop.idx()] & movable & g.zone) {
-                    let fwd = match us {
-                        Color::White => (from + 8 < 64).then(|| bb(from + 8)),
-                        Color::Black => from.checked_sub(8).map(bb),
-                    }
-                    .unwrap_or(0);
-                    self.push_all(list, g, from, (t.bishop(from, slide_blk) | fwd) & dest);
-                }
-            }
-            if v.has(Kind::Lancer) {
-                let enemy_blk = (g.occ & !g.own) | !g.mask | !g.zone;
-                for from in squares(k[Kind::Lancer.idx()] & movable & g.zone) {
-                    let f = self.facing_at(from) as usize;
-                    let to_set = t.ray_attack(f, from, enemy_blk)
-                        & !g.own
-                        & g.mask
-                        & g.target
-                        & g.zone
-                        & g.capmask;
-                    for to in squares(to_set) {
-                        let base = Move::normal(from, to);
-                        let ok = v.facing_ok[to as usize];
-                        for nf in 0..8u8 {
-                            if ok & (1 << nf) != 0 {
-                                self.push_to(list, g, base.with_facing(nf), to);
-                            }
-                        }
-                    }
-                }
-            }
-            if v.has(Kind::Jailer) && g.quiets {
-                for from in squares(k[Kind::Jailer.idx()] & movable & g.zone) {
-                    let to_set = t.rook(from, slide_blk) & !g.occ & g.mask & g.target & g.zone;
-                    for to in squares(to_set) {
-                        list.push(Move::normal(from, to));
-                    }
-                }
-            }
-            if v.has(Kind::Sentry) {
-                self.gen_sentries(list, g);
-            }
-            if v.has(Kind::Bearer) {
-                let enemy_king = self.pieces_of(us.flip(), Kind::King);
-                for from in squares(k[Kind::Bearer.idx()] & movable) {
-                    let to_set =
-                        t.king(from) & ((!g.occ & g.mask) | enemy_king) & g.target & g.capmask;
-                    for to in squares(to_set) {
-                        list.push(Move::normal(from, to));
-                    }
-                }
-            }
-            if v.has(Kind::Windmill) {
-                let own_bearers = g.bearers & g.own;
-                for from in squares(k[Kind::Windmill.idx()] & movable) {
-                    let reach = self.windmill_reaches(from, own_bearers, g.occ);
-                    self.push_all(list, g, from, reach & dest);
-                }
-            }
+        if v.kinds & !0x3F != 0 {
+            self.gen_fairy(list, g, slide_blk, dest);
         }
         if v.drops && g.quiets {
-            let empty = !g.occ & g.mask & drop_target;
-            for kind in ALL_KINDS {
-                if self.hands[us.idx()][kind.idx()] == 0 {
-                    continue;
-                }
-                let squares_ok = if kind == Kind::Pawn {
-                    empty & !v.rank_bb(0) & !v.rank_bb(v.height - 1)
-                } else {
-                    empty
-                };
-                for to in squares(squares_ok) {
-                    let m = Move::drop(kind, to);
-                    if kind == Kind::Lancer {
-                        for nf in 0..8u8 {
-                            if v.facing_ok[to as usize] & (1 << nf) != 0 {
-                                list.push(m.with_facing(nf));
-                            }
-                        }
-                    } else {
-                        list.push(m);
-                    }
-                }
-            }
+            self.gen_drops(list, g, drop_target);
         }
         if castle && v.castling != Castling::None {
             self.gen_castling(list, g);
+        }
+    }
+
+    /// The pieces beyond chess's: forward bishops, lancers (one move per allowed
+    /// facing), jailers, sentries, standard-bearers and windmills.
+    #[inline(always)]
+    fn gen_fairy<const N: usize>(
+        &self,
+        list: &mut MoveList<N>,
+        g: &Gen,
+        slide_blk: Bitboard,
+        dest: Bitboard,
+    ) {
+        let v = self.variant;
+        let t = tables();
+        let us = g.us;
+        let k = &self.by_kind;
+        let movable = g.movable;
+        if v.has(Kind::ForwardBishop) {
+            for from in squares(k[Kind::ForwardBishop.idx()] & movable & g.zone) {
+                let fwd = match us {
+                    Color::White => (from + 8 < 64).then(|| bb(from + 8)),
+                    Color::Black => from.checked_sub(8).map(bb),
+                }
+                .unwrap_or(0);
+                self.push_all(list, g, from, (t.bishop(from, slide_blk) | fwd) & dest);
+            }
+        }
+        if v.has(Kind::Lancer) {
+            let enemy_blk = (g.occ & !g.own) | !g.mask | !g.zone;
+            for from in squares(k[Kind::Lancer.idx()] & movable & g.zone) {
+                let f = self.facing_at(from) as usize;
+                let to_set = t.ray_attack(f, from, enemy_blk)
+                    & !g.own
+                    & g.mask
+                    & g.target
+                    & g.zone
+                    & g.capmask;
+                for to in squares(to_set) {
+                    let base = Move::normal(from, to);
+                    let ok = v.facing_ok[to as usize];
+                    for nf in 0..8u8 {
+                        if ok & (1 << nf) != 0 {
+                            self.push_to(list, g, base.with_facing(nf), to);
+                        }
+                    }
+                }
+            }
+        }
+        if v.has(Kind::Jailer) && g.quiets {
+            for from in squares(k[Kind::Jailer.idx()] & movable & g.zone) {
+                let to_set = t.rook(from, slide_blk) & !g.occ & g.mask & g.target & g.zone;
+                for to in squares(to_set) {
+                    list.push(Move::normal(from, to));
+                }
+            }
+        }
+        if v.has(Kind::Sentry) {
+            self.gen_sentries(list, g);
+        }
+        if v.has(Kind::Bearer) {
+            let enemy_king = self.pieces_of(us.flip(), Kind::King);
+            for from in squares(k[Kind::Bearer.idx()] & movable) {
+                let to_set = t.king(from) & ((!g.occ & g.mask) | enemy_king) & g.target & g.capmask;
+                for to in squares(to_set) {
+                    list.push(Move::normal(from, to));
+                }
+            }
+        }
+        if v.has(Kind::Windmill) {
+            let own_bearers = g.bearers & g.own;
+            for from in squares(k[Kind::Windmill.idx()] & movable) {
+                let reach = self.windmill_reaches(from, own_bearers, g.occ);
+                self.push_all(list, g, from, reach & dest);
+            }
+        }
+    }
+
+    /// Drops from the hand of the side to move onto the empty squares of
+    /// `drop_target` (no pawn on the first or last rank; a lancer in each facing
+    /// allowed there).
+    #[inline(always)]
+    fn gen_drops<const N: usize>(&self, list: &mut MoveList<N>, g: &Gen, drop_target: Bitboard) {
+        let v = self.variant;
+        let us = g.us;
+        let empty = !g.occ & g.mask & drop_target;
+        for kind in ALL_KINDS {
+            if self.hands[us.idx()][kind.idx()] == 0 {
+                continue;
+            }
+            let squares_ok = if kind == Kind::Pawn {
+                empty & !v.rank_bb(0) & !v.rank_bb(v.height - 1)
+            } else {
+                empty
+            };
+            for to in squares(squares_ok) {
+                let m = Move::drop(kind, to);
+                if kind == Kind::Lancer {
+                    for nf in 0..8u8 {
+                        if v.facing_ok[to as usize] & (1 << nf) != 0 {
+                            list.push(m.with_facing(nf));
+                        }
+                    }
+                } else {
+                    list.push(m);
+                }
+            }
         }
     }
 

@@ -81,6 +81,84 @@ impl std::fmt::Display for Described<'_> {
     }
 }
 
+/// PGN's `Termination` tag: how a game came to its end, in cutechess's words.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Termination {
+    /// By the rules, or a resignation or agreement.
+    Normal,
+    /// Decided by a referee's rule (`-draw`, `-resign`, `-maxmoves`).
+    Adjudication,
+    TimeForfeit,
+    IllegalMove,
+    /// An engine crashed, stalled or broke the protocol.
+    Abandoned,
+    /// Not finished.
+    Unterminated,
+}
+
+impl Termination {
+    /// The tag's value: `normal`, `time forfeit`, ...
+    pub fn text(self) -> &'static str {
+        match self {
+            Termination::Normal => "normal",
+            Termination::Adjudication => "adjudication",
+            Termination::TimeForfeit => "time forfeit",
+            Termination::IllegalMove => "illegal move",
+            Termination::Abandoned => "abandoned",
+            Termination::Unterminated => "unterminated",
+        }
+    }
+}
+
+/// How a game ended, as the referee, the web board and a PGN record it: the
+/// result, the reason in words (PGN's result comment: `White mates`, `Black loses
+/// on time`, `Black resigns`) and the termination.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameEnd {
+    /// The winner, or `None` for a draw.
+    pub winner: Option<Color>,
+    pub reason: String,
+    pub termination: Termination,
+}
+
+impl GameEnd {
+    /// The end the rules gave a game of `v`.
+    pub fn by_rules(o: Outcome, v: &Variant) -> GameEnd {
+        GameEnd {
+            winner: o.winner,
+            reason: o.describe(v).to_string(),
+            termination: Termination::Normal,
+        }
+    }
+
+    /// `loser` lost (resigned, on time, by a forfeit).
+    pub fn loss(loser: Color, reason: impl Into<String>, termination: Termination) -> GameEnd {
+        GameEnd {
+            winner: Some(loser.flip()),
+            reason: reason.into(),
+            termination,
+        }
+    }
+
+    /// A draw not given by the rules (agreed, adjudicated).
+    pub fn draw(reason: impl Into<String>, termination: Termination) -> GameEnd {
+        GameEnd {
+            winner: None,
+            reason: reason.into(),
+            termination,
+        }
+    }
+
+    /// `1-0`, `0-1` or `1/2-1/2`.
+    pub fn result(&self) -> &'static str {
+        match self.winner {
+            Some(Color::White) => "1-0",
+            Some(Color::Black) => "0-1",
+            None => "1/2-1/2",
+        }
+    }
+}
+
 impl Position {
     /// The result decided by this position alone (no history): king captured,
     /// checkmate, stalemate, n-move rule, insufficient material.

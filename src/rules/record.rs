@@ -1,4 +1,4 @@
-//! A compact binary form of a position, for training data (docs/protocols.md, Data
+//! A compact binary form of a position, for training data (docs/formats.md, Data
 //! files). Little-endian:
 //!
 //! | bytes | what |

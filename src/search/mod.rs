@@ -10,6 +10,8 @@ mod history;
 pub mod limits;
 mod movepick;
 pub mod params;
+mod prune;
+mod qsearch;
 mod root;
 pub mod score;
 pub mod see;
@@ -77,7 +79,7 @@ pub struct Info {
     pub depth: i32,
     pub seldepth: i32,
     pub multipv: usize,
-    pub score: i32,
+    pub score: Score,
     pub bound: Bound,
     pub nodes: u64,
     pub nps: u64,
@@ -94,7 +96,7 @@ pub struct Info {
 pub struct SearchResult {
     pub best: Option<Move>,
     pub ponder: Option<Move>,
-    pub score: i32,
+    pub score: Score,
     pub depth: i32,
     pub nodes: u64,
 }

@@ -2,7 +2,7 @@
 //! is given, as named parameters: one table of name, default and range, read by the
 //! search through [`SearchParams`]. The `SearchParams` option sets them
 //! (`name=value ...`), and so does each name as an option of its own, as SPSA tuners
-//! send them; `lancer params` lists them (docs/protocols.md, "Search parameters").
+//! send them; `lancer params` lists them (docs/uci.md, "Search parameters").
 
 /// One parameter: its name, default, range and what it sets.
 #[derive(Clone, Copy, Debug)]
@@ -125,14 +125,8 @@ search_params! {
     singular_tt_depth = 3, 0..=10;
     /// Singular extension: the margin below the table score per depth.
     singular_margin = 2, 0..=20;
-    /// Singular extension: two plies where the search without the move falls this far below its bound, off the principal variation (0: off).
-    singular_double = 0, 0..=500;
-    /// Singular extension: the most double extensions on one line.
-    singular_doubles = 6, 0..=30;
     /// Singular extension: plies less for a table move that is not singular and whose score is at least beta.
     singular_neg_beta = 1, 0..=3;
-    /// Singular extension: plies less for a table move that is not singular at a cut node.
-    singular_neg_cut = 0, 0..=3;
     /// Late-move reductions: the table's fixed part, in hundredths of a ply.
     lmr_base = 75, 0..=300;
     /// Late-move reductions: the divisor of ln(depth) * ln(move number), in hundredths.
@@ -147,14 +141,6 @@ search_params! {
     lmr_check = 0, 0..=1;
     /// Late-move reductions: 1 reduces late captures and promotions too (one ply less).
     lmr_noisy = 0, 0..=1;
-    /// Late-move reductions: plies less at a node that is or was on the principal variation.
-    lmr_ttpv = 0, 0..=3;
-    /// Late-move reductions: a reduced move that beats alpha by this much more than the best score is searched a ply deeper, one that barely does a ply shallower (0: off).
-    lmr_deeper = 0, 0..=500;
-    /// Late-move reductions: 1 reduces quiet moves a ply more when the table move is a capture.
-    lmr_ttcapture = 0, 0..=1;
-    /// Quiescence futility: a capture is tried only if eval + piece taken + this beats alpha (0: off).
-    qs_futility = 0, 0..=1000;
     /// Aspiration windows: the shallowest iteration they are used at.
     asp_depth = 5, 1..=20;
     /// Aspiration windows: the first half-width.

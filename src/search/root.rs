@@ -1,6 +1,7 @@
 //! The root: iterative deepening with aspiration windows, MultiPV, time checks
 //! between iterations, and Lazy SMP helper threads.
 
+use super::alphabeta::NodeKind;
 use super::limits::Limits;
 use super::score::*;
 use super::settings::{Feature, Settings};
@@ -50,7 +51,7 @@ pub fn search(
         return SearchResult {
             best: None,
             ponder: None,
-            score: 0,
+            score: Score::DRAW,
             depth: 0,
             nodes: 0,
         };
@@ -138,7 +139,7 @@ fn helper(
     w.use_net_of(pos.variant());
     let mut d = 1 + (id as i32 % 2);
     while d <= max_depth && !shared.stop.load(Ordering::Relaxed) {
-        w.search(pos, -INF, INF, d, 0, false, false);
+        w.search(pos, -INF, INF, d, 0, NodeKind::Pv);
         d += 1;
     }
     shared.nodes.fetch_add(w.nodes, Ordering::Relaxed);
@@ -245,7 +246,7 @@ impl MainSearch<'_> {
             (-INF, INF)
         };
         loop {
-            let s = w.search(self.pos, a, b, depth, 0, false, false);
+            let s = w.search(self.pos, a, b, depth, 0, NodeKind::Pv);
             if w.stopped() {
                 return s;
             }
@@ -264,7 +265,7 @@ impl MainSearch<'_> {
                     depth,
                     seldepth: w.seldepth as i32,
                     multipv: 1,
-                    score: s,
+                    score: Score(s),
                     bound,
                     nodes,
                     nps: nodes * 1000 / ms.max(1),
@@ -295,7 +296,7 @@ impl MainSearch<'_> {
                 depth,
                 seldepth: self.w.seldepth as i32,
                 multipv: i + 1,
-                score: *score,
+                score: Score(*score),
                 bound: Bound::Exact,
                 nodes: total_nodes,
                 nps: total_nodes * 1000 / ms.max(1),
@@ -386,7 +387,7 @@ impl MainSearch<'_> {
         SearchResult {
             best: Some(bm),
             ponder: pm,
-            score,
+            score: Score(score),
             depth,
             nodes,
         }

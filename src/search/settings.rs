@@ -118,7 +118,7 @@ impl EvalChoice {
 }
 
 /// Search features that can be switched off for self-play measurements (the
-/// `Ablation` option; docs/protocols.md, "Ablation"). Each is one bit of
+/// `Ablation` option; docs/uci.md, "Ablation"). Each is one bit of
 /// [`Settings::disabled`]; `Pruning` switches off every pruning at once.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Feature {

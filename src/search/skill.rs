@@ -7,7 +7,7 @@
 //! random bonus of up to `12 * (20 - level)` centipawns each (at most 100), so that
 //! low levels make the mistakes of a weak player (a piece left hanging, a mate
 //! missed) rather than only play shallowly. `UCI_Elo` maps to a level through
-//! [`ELO_SCALE`], measured in chess at 10+0.1 (see `docs/protocols.md`).
+//! [`ELO_SCALE`], measured in chess at 10+0.1 (see `docs/uci.md`).
 
 use super::score::MATE_BOUND;
 use crate::rules::moves::Move;
@@ -22,7 +22,7 @@ pub const CANDIDATES: usize = 4;
 /// (level, Elo) pairs measured in chess at 10+0.1, by level; `UCI_Elo` interpolates
 /// between them. Levels 12 and 16 were measured against Fairy-Max 5.0b (taken as
 /// 1800) and Sjaak II 1.4.1, the lower levels by self-play steps down from level 12,
-/// full strength against Sjaak II; the matches are in `docs/protocols.md`.
+/// full strength against Sjaak II; the matches are in `docs/uci.md`.
 pub const ELO_SCALE: [(f64, i64); 7] = [
     (0.0, 480),
     (4.0, 680),

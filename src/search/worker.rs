@@ -45,8 +45,8 @@ pub(crate) struct Frame {
     pub(crate) excluded: Move,
     /// The corrected static evaluation (-INF in check).
     pub(crate) eval: i32,
-    /// Double extensions on the line from the root to this node.
-    pub(crate) doubles: i32,
+    /// The move into this ply was the null move.
+    pub(crate) after_null: bool,
 }
 
 /// The principal variation of each ply's node.
@@ -195,7 +195,7 @@ impl<'a> Worker<'a> {
             stack: [Frame {
                 excluded: Move::NONE,
                 eval: 0,
-                doubles: 0,
+                after_null: false,
             }; MAX_PLY + 2],
             pv: Pv {
                 moves: Box::new([[Move::NONE; MAX_PLY + 2]; MAX_PLY + 2]),
@@ -321,7 +321,7 @@ impl<'a> Worker<'a> {
             depth: self.root.depth,
             seldepth: 0,
             multipv: 1,
-            score: 0,
+            score: super::score::Score::DRAW,
             bound: super::tt::Bound::None,
             nodes: self.nodes,
             nps: 0,

@@ -1,7 +1,7 @@
 //! What the page shows, as JSON: the board as the rules have it (squares, holes,
 //! pieces with facing, held and frozen marks, hands, side, check, the last move with
 //! a displacement), the legal moves with the squares the page clicks, and the game's
-//! moves in SAN. The page draws this and holds no rules (docs/protocols.md, `lancer
+//! moves in SAN. The page draws this and holds no rules (docs/serve.md, `lancer
 //! serve`).
 
 use crate::rules::bitboard::{square, square_name, squares};

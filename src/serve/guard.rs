@@ -4,7 +4,7 @@
 //! machine gets nothing); the token where one is set (as Jupyter asks for one);
 //! and for the API and the WebSocket, the page's own origin. A refusal is `403`
 //! (`414`, `431` for size) with a JSON reason. Every answer then gets the security
-//! headers (docs/protocols.md, The web board).
+//! headers (docs/serve.md).
 
 use super::{error_response, AppState, MAX_HEAD};
 use axum::extract::{Request, State};

@@ -6,7 +6,7 @@
 //! It is safe to leave running: only the page's own origin and a `Host` naming this
 //! server are answered, a token guards a server other machines can reach, every
 //! answer carries security headers, slow or silent clients time out, and the search
-//! slots are shared fairly between tabs (docs/protocols.md, The web board).
+//! slots are shared fairly between tabs (docs/serve.md).
 
 pub mod board;
 mod guard;

@@ -1,7 +1,7 @@
 //! One browser tab's game: its move tree (variations kept), the node being looked
 //! at, the game's settings (play against lancer or analyse, level, clock), its own
 //! engine and its review. The WebSocket handler feeds it the page's messages and
-//! the search's reports; everything it answers is JSON (docs/protocols.md, The web
+//! the search's reports; everything it answers is JSON (docs/serve.md, The web
 //! board).
 //!
 //! A search needs one of the server's slots; a tab holds at most one. When none is
@@ -9,11 +9,12 @@
 //! lancer's move is then played as soon as a slot frees.
 
 use super::board::{line_json, refusal, side_letter, start_position};
-use crate::engine::{self, Engine, Info, Limits, Strength, MATE, MATE_BOUND, MAX_ELO, MIN_ELO};
+use crate::engine::{self, Engine, Info, Limits, Score, Strength, MAX_ELO, MIN_ELO};
 use crate::review::{self, Budget, Review};
-use crate::rules::notation::pgn::{self, NodeId, Tree, ROOT};
+use crate::rules::notation::pgn;
 use crate::rules::notation::{parse_any, san};
-use crate::rules::{Color, Game, Move, Position, Variants};
+use crate::rules::tree::{NodeId, Tree, ROOT};
+use crate::rules::{Color, Game, GameEnd, Move, Position, Termination, Variants};
 use serde_json::{json, Value};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
@@ -106,7 +107,7 @@ pub struct Session {
     tree: Tree,
     view: NodeId,
     /// A result the rules do not give (resignation, time, a PGN's word) at a node.
-    ended: Option<(NodeId, String, String)>,
+    ended: Option<(NodeId, GameEnd)>,
     mode: Mode,
     /// The colour the person plays against lancer.
     human: Color,
@@ -174,16 +175,18 @@ fn in_range(field: &str, v: i64, lo: i64, hi: i64, unit: &str) -> Result<i64, St
     }
 }
 
+/// A mate's centipawns on the page (its sign says who mates).
+const MATE_CP: i32 = 100_000;
+
 /// A score from the side to move's view as the page shows it: White's view,
 /// `+0.35` or `#3` / `#-3`.
-fn score_json(score: i32, side: Color) -> Value {
-    let white = if side == Color::White { score } else { -score };
-    let text = if white.abs() >= MATE_BOUND {
-        review::eval_text(white)
-    } else {
-        format!("{:+.2}", white as f64 / 100.0)
+fn score_json(score: Score, side: Color) -> Value {
+    let white = score.for_side(side, Color::White);
+    let text = match white.centipawns() {
+        Some(cp) => format!("{:+.2}", cp as f64 / 100.0),
+        None => review::eval_text(white),
     };
-    json!({"cp": white.clamp(-MATE, MATE), "text": text, "mate": white.abs() >= MATE_BOUND})
+    json!({"cp": white.capped(MATE_CP), "text": text, "mate": white.is_mate()})
 }
 
 /// An iteration's report for the page: score (White's view), WDL (the side to
@@ -231,12 +234,7 @@ fn info_json(pos: &Position, i: &Info) -> Value {
 /// centipawns from White's view (capped at ±1000, a mate at the cap) and White's
 /// winning chances (W − L).
 fn point_json(ply: usize, node: NodeId, pos: &Position, e: &review::PositionEval) -> Value {
-    let white = e.white();
-    let cp = if white.abs() >= MATE_BOUND {
-        1000 * white.signum()
-    } else {
-        white.clamp(-1000, 1000)
-    };
+    let cp = e.white().capped(1000);
     json!({
         "ply": ply,
         "node": node,
@@ -318,22 +316,18 @@ impl Session {
         g
     }
 
-    fn result_at(&self, id: NodeId) -> Option<(String, String)> {
-        if let Some((n, score, text)) = &self.ended {
+    fn result_at(&self, id: NodeId) -> Option<GameEnd> {
+        if let Some((n, end)) = &self.ended {
             if *n == id {
-                return Some((score.clone(), text.clone()));
+                return Some(end.clone());
             }
         }
         let g = self.game_at(id);
-        g.outcome().map(|o| {
-            (
-                o.score().to_string(),
-                o.describe(g.position().variant()).to_string(),
-            )
-        })
+        g.outcome()
+            .map(|o| GameEnd::by_rules(o, g.position().variant()))
     }
 
-    fn result(&self) -> Option<(String, String)> {
+    fn result(&self) -> Option<GameEnd> {
         self.result_at(self.view)
     }
 
@@ -430,7 +424,7 @@ impl Session {
             o.insert(
                 "result".into(),
                 match &result {
-                    Some((score, text)) => json!({"score": score, "text": text}),
+                    Some(end) => json!({"score": end.result(), "text": end.reason}),
                     None => Value::Null,
                 },
             );
@@ -643,8 +637,8 @@ impl Session {
         if text.len() > 64 {
             return Err("that is not a move".into());
         }
-        if let Some((_, why)) = self.result() {
-            return Err(format!("the game is over: {why}"));
+        if let Some(end) = self.result() {
+            return Err(format!("the game is over: {}", end.reason));
         }
         if self.mode == Mode::Play && self.side_at_view() != self.human {
             return Err("it is lancer's turn".into());
@@ -695,10 +689,10 @@ impl Session {
         }
         self.changed();
         self.clocks[side.idx()] = 0;
+        let reason = format!("{} loses on time", side.name());
         self.ended = Some((
             self.view,
-            if side == Color::White { "0-1" } else { "1-0" }.into(),
-            format!("{} loses on time", side.name()),
+            GameEnd::loss(side, reason, Termination::TimeForfeit),
         ));
         true
     }
@@ -735,7 +729,7 @@ impl Session {
         self.ended = self
             .ended
             .take()
-            .and_then(|(n, s, t)| at(n).map(|n| (n, s, t)));
+            .and_then(|(n, end)| at(n).map(|n| (n, end)));
         if let Some(r) = &mut self.review {
             let line: Option<Vec<NodeId>> = r.line.iter().map(|&n| at(n)).collect();
             match line {
@@ -952,11 +946,8 @@ impl Session {
             self.side_at_view()
         };
         self.changed();
-        self.ended = Some((
-            self.view,
-            if side == Color::White { "0-1" } else { "1-0" }.into(),
-            format!("{} resigns", side.name()),
-        ));
+        let reason = format!("{} resigns", side.name());
+        self.ended = Some((self.view, GameEnd::loss(side, reason, Termination::Normal)));
         Ok(())
     }
 
@@ -1188,14 +1179,14 @@ impl Session {
     }
 
     /// The game with its variations as `lancer match` writes a game
-    /// (docs/protocols.md): the tags of [`pgn::tags`], the result's reason after
+    /// (docs/match.md): the tags of [`pgn::tags`], the result's reason after
     /// the main line's last move.
     pub fn pgn(&self) -> String {
         let v = self.start.variant();
         let main = self.tree.mainline();
         let end = *main.last().unwrap_or(&ROOT);
         let result = self.result_at(end);
-        let score = result.as_ref().map_or("*", |(s, _)| s.as_str());
+        let score = result.as_ref().map_or("*", GameEnd::result);
         let engine_name = match self.elo {
             Some(e) => format!("lancer (Elo {e})"),
             None => format!("lancer (Skill Level {})", self.skill),
@@ -1213,11 +1204,9 @@ impl Session {
             }),
             None => pgn::TimeTags::None,
         };
-        let termination = match &result {
-            Some((_, t)) if t.ends_with("on time") => "time forfeit",
-            Some(_) => "normal",
-            None => "unterminated",
-        };
+        let termination = result
+            .as_ref()
+            .map_or(Termination::Unterminated, |e| e.termination);
         let tags = pgn::tags(&pgn::TagInfo {
             event: "lancer serve",
             round: "1",
@@ -1232,7 +1221,7 @@ impl Session {
             game_number: None,
         });
         let mut tree = self.tree.clone();
-        if let Some((_, r)) = &result {
+        if let Some(GameEnd { reason: r, .. }) = &result {
             let c = &mut tree.node_mut(end).comment;
             if !c.ends_with(r.as_str()) {
                 if !c.is_empty() {
@@ -1268,9 +1257,14 @@ impl Session {
         self.mode = Mode::Analyse;
         let end = self.view;
         if self.result_at(end).is_none() {
-            if let r @ ("1-0" | "0-1" | "1/2-1/2") = game.result.as_str() {
-                self.ended = Some((end, r.to_string(), "as the PGN says".to_string()));
-            }
+            let says = "as the PGN says";
+            let ended = match game.result.as_str() {
+                "1-0" => Some(GameEnd::loss(Color::Black, says, Termination::Normal)),
+                "0-1" => Some(GameEnd::loss(Color::White, says, Termination::Normal)),
+                "1/2-1/2" => Some(GameEnd::draw(says, Termination::Normal)),
+                _ => None,
+            };
+            self.ended = ended.map(|e| (end, e));
         }
         Ok(())
     }

@@ -1,5 +1,5 @@
 //! Training data: the files `lancer datagen` writes and `lancer train` and `lancer tune`
-//! read (docs/protocols.md, Data files), with the one rule for which positions are held
+//! read (docs/formats.md, Data files), with the one rule for which positions are held
 //! out.
 //!
 //! A data file is a header, then one block per game in game order:

@@ -8,7 +8,7 @@
 //! add up to a larger set.
 
 use super::data::{self, Header};
-use crate::engine::{Engine, Limits, MATE_BOUND};
+use crate::engine::{Engine, Limits};
 use crate::progress::Progress;
 use crate::rules::start::start_position;
 use crate::rules::{Color, MoveList, MoveType, Position, Variant, Variants};
@@ -102,7 +102,7 @@ fn play(
             continue;
         }
         let r = engine.analyse(limits.clone(), Box::new(|_, _| {}))?;
-        if r.best.is_some() && r.score.abs() <= OPENING_SCORE {
+        if r.best.is_some() && r.score.capped(WIN_SCORE).abs() <= OPENING_SCORE {
             break r;
         }
     };
@@ -116,20 +116,23 @@ fn play(
             // No move: the rules decide (the search saw the mate or stalemate).
             break engine.game().outcome().map(|o| o.winner);
         };
+        // Scores beyond WIN_SCORE (mates among them) count as WIN_SCORE: they are
+        // never stored, only counted towards adjudication.
+        let mine = r.score.capped(WIN_SCORE);
         let white = if pos.side() == Color::White {
-            r.score
+            mine
         } else {
-            -r.score
+            -mine
         };
-        if quiet(&pos, best, r.score) {
+        if quiet(&pos, best, mine) {
             candidates.push((pos, white as i16));
         }
-        decisive = if r.score.abs() >= WIN_SCORE {
+        decisive = if mine.abs() >= WIN_SCORE {
             decisive + 1
         } else {
             0
         };
-        if decisive >= WIN_PLIES || r.score.abs() >= MATE_BOUND {
+        if decisive >= WIN_PLIES || r.score.is_mate() {
             break Some(Some(if white > 0 {
                 Color::White
             } else {

@@ -328,11 +328,9 @@ pub fn run(v: &'static Variant, files: &[String], cfg: &TrainConfig) -> Result<V
     let o = m.offsets();
     let mut adam = Adam::<f32>::new(o.end);
     let mut order: Vec<usize> = (0..d.train.len()).collect();
-    let batch = cfg.batch.max(1);
     let threads = rayon::current_num_threads().max(1);
     // One gradient a thread, reused from batch to batch.
     let mut grads: Vec<Vec<f32>> = (0..threads).map(|_| vec![0.0; o.end]).collect();
-    let c2 = model::clip2(m.shape.activation);
     // The network of the epoch with the least held-out error is the one written: on
     // little data the later epochs learn the training positions by heart.
     let mut best_err = error(&m, &d, &d.valid, cfg.lambda);
@@ -352,45 +350,7 @@ pub fn run(v: &'static Variant, files: &[String], cfg: &TrainConfig) -> Result<V
                 1.0
             };
         order.shuffle(&mut rng);
-        let mut train_err = 0.0f64;
-        for chunk in order.chunks(batch) {
-            let per = chunk.len().div_ceil(threads);
-            let model = &m;
-            let errs: f64 = grads
-                .par_iter_mut()
-                .zip(chunk.par_chunks(per))
-                .map(|(g, c)| {
-                    g.fill(0.0);
-                    let mut e = 0.0f64;
-                    for &i in c {
-                        let s = &d.train[i];
-                        let t = target(s, cfg.lambda);
-                        e += f64::from(model.backward(&s.e, d.ins(s), base(model, s), t, g));
-                    }
-                    e
-                })
-                .sum();
-            train_err += errs;
-            let (first, rest) = grads.split_at_mut(1);
-            let g = &mut first[0];
-            // Parts beyond the chunk's own did nothing: the chunk has fewer positions.
-            for other in rest
-                .iter()
-                .take(chunk.len().div_ceil(per).saturating_sub(1))
-            {
-                for (a, b) in g.iter_mut().zip(other) {
-                    *a += b;
-                }
-            }
-            let n = chunk.len() as f32;
-            g.iter_mut().for_each(|x| *x /= n);
-            let c = adam.begin();
-            let (w1, rest) = m.w.split_at_mut(o.w2);
-            adam.update(w1, &g[..o.w2], 0, lr, CLIP1, c);
-            let (w2, b2) = rest.split_at_mut(o.b2 - o.w2);
-            adam.update(w2, &g[o.w2..o.b2], o.w2, lr, c2, c);
-            adam.update(b2, &g[o.b2..], o.b2, lr, 1000.0, c);
-        }
+        let mut train_err = one_epoch(&mut m, &d, &order, cfg, &mut grads, &mut adam, lr);
         train_err /= d.train.len().max(1) as f64;
         let valid_err = error(&m, &d, &d.valid, cfg.lambda);
         if valid_err < best_err {
@@ -409,6 +369,64 @@ pub fn run(v: &'static Variant, files: &[String], cfg: &TrainConfig) -> Result<V
         file_error(&m, &d, &file, cfg.lambda)?
     );
     Ok(file)
+}
+
+/// One pass over the training positions in `order`, a mini-batch at a time (each
+/// batch's gradient summed over the threads, then one Adam step); returns the summed
+/// training error.
+fn one_epoch(
+    m: &mut Model,
+    d: &Data,
+    order: &[usize],
+    cfg: &TrainConfig,
+    grads: &mut [Vec<f32>],
+    adam: &mut Adam<f32>,
+    lr: f32,
+) -> f64 {
+    let o = m.offsets();
+    let batch = cfg.batch.max(1);
+    let threads = grads.len();
+    let c2 = model::clip2(m.shape.activation);
+    let mut train_err = 0.0f64;
+    for chunk in order.chunks(batch) {
+        let per = chunk.len().div_ceil(threads);
+        let model = &m;
+        let errs: f64 = grads
+            .par_iter_mut()
+            .zip(chunk.par_chunks(per))
+            .map(|(g, c)| {
+                g.fill(0.0);
+                let mut e = 0.0f64;
+                for &i in c {
+                    let s = &d.train[i];
+                    let t = target(s, cfg.lambda);
+                    e += f64::from(model.backward(&s.e, d.ins(s), base(model, s), t, g));
+                }
+                e
+            })
+            .sum();
+        train_err += errs;
+        let (first, rest) = grads.split_at_mut(1);
+        let g = &mut first[0];
+        // Parts beyond the chunk's own did nothing: the chunk has fewer positions.
+        for other in rest
+            .iter()
+            .take(chunk.len().div_ceil(per).saturating_sub(1))
+        {
+            for (a, b) in g.iter_mut().zip(other) {
+                *a += b;
+            }
+        }
+        let n = chunk.len() as f32;
+        g.iter_mut().for_each(|x| *x /= n);
+        let c = adam.begin();
+        let (w1, rest) = m.w.split_at_mut(o.w2);
+        adam.update(w1, &g[..o.w2], 0, lr, CLIP1, c);
+        let (w2, b2) = rest.split_at_mut(o.b2 - o.w2);
+        adam.update(w2, &g[o.w2..o.b2], o.w2, lr, c2, c);
+        adam.update(b2, &g[o.b2..], o.b2, lr, 1000.0, c);
+    }
+    train_err
 }
 
 /// Mean squared error on the held-out positions of the network `file` as the engine

@@ -24,7 +24,7 @@ fuzz_target!(|data: &[u8]| {
     let back = efen_from_xboard(v, &xboard_fen(&p));
     let q = Position::from_efen(v, &back)
         .unwrap_or_else(|e| panic!("XBoard FEN of {} gives '{back}': {e}", p.efen()));
-    // XBoard cannot show a frozen standard-bearer (docs/protocols.md, "Known limits of XBoard"): only that is lost.
+    // XBoard cannot show a frozen standard-bearer (docs/xboard.md, "Known limits of XBoard"): only that is lost.
     assert_eq!(
         q.efen(),
         p.efen().replace("(f)", ""),

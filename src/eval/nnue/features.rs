@@ -1,4 +1,4 @@
-//! A network's inputs (docs/protocols.md, Networks): each is a colour, a group and a
+//! A network's inputs (docs/formats.md, Networks): each is a colour, a group and a
 //! bit. A group is a piece kind with its state on the board (a lancer with each facing
 //! is a group of its own, a frozen standard-bearer too), whose bit is the square, or a
 //! kind in hand, whose bit `i` says the hand holds more than `i` of it, or (optional)

@@ -1,5 +1,5 @@
 //! The network file: reading ([`Net::parse`], [`load`]) and writing ([`write`]) the
-//! format described in docs/protocols.md, Networks.
+//! format described in docs/formats.md, Networks.
 
 use super::kings::{KingBuckets, MAX_KING_BUCKETS};
 use super::network::{Activation, MAX_OUTPUT_BUCKETS, MAX_SCRELU_W2, OUTPUT_TABLE};
@@ -86,7 +86,7 @@ impl Reader<'_> {
     }
 }
 
-/// The bytes of an `LNN3` network file (docs/protocols.md, Networks) of `shape` with
+/// The bytes of an `LNN3` network file (docs/formats.md, Networks) of `shape` with
 /// weights already scaled: input weights (a row of `hidden` a feature), hidden biases,
 /// output weights (`2·hidden` a bucket) and output biases (one a bucket).
 pub fn write(

@@ -1,5 +1,5 @@
 //! Inputs relative to the own king: which copy of the inputs each square of a side's
-//! king picks, and whether the board is turned left to right for it (docs/protocols.md,
+//! king picks, and whether the board is turned left to right for it (docs/formats.md,
 //! Networks). [`super::Layout`] applies them.
 
 /// Most copies of the inputs a layout may have, one per bucket of king squares.

@@ -18,7 +18,7 @@
 //! range of the count of pieces on the board.
 //!
 //! Files (`LNN3`, and `LNN2` of the networks before buckets) are read and written by
-//! [`format`], described in docs/protocols.md, Networks. A network runs at its own
+//! [`format`], described in docs/formats.md, Networks. A network runs at its own
 //! size: the accumulators have room for [`HIDDEN`] units and a network uses the first
 //! `h`. Input weights and biases are scaled by [`QA`], output weights by [`QB`], the
 //! output biases by `QA·QB`; the output times [`SCALE`] is centipawns.

@@ -1,4 +1,4 @@
-//! XBoard / CECP v2 (docs/protocols.md, "XBoard / CECP v2"; its limits in "Known
+//! XBoard / CECP v2 (docs/xboard.md; its limits in "Known
 //! limits of XBoard").
 //!
 //! Stdin is read on its own thread; its lines and the search's results meet in one
@@ -17,7 +17,7 @@
 
 use super::out;
 use crate::engine::{Engine, MAX_HASH, MAX_THREADS};
-use crate::engine::{Info, Limits, Score, SearchResult};
+use crate::engine::{Info, Limits, SearchResult};
 use crate::rules::bitboard::{parse_square, square};
 use crate::rules::notation::xboard::{
     hidden_bearers, parse_xboard_move, xboard_move, xboard_move_full, xboard_writable,
@@ -113,7 +113,7 @@ fn thinking_line(pos: &Position, i: &Info, full: bool) -> String {
     format!(
         "{} {} {} {} {}",
         i.depth,
-        Score(i.score).xboard(),
+        i.score.xboard(),
         i.time_ms / 10,
         i.nodes,
         pv.join(" ")

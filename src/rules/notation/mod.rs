@@ -2,8 +2,9 @@
 //! docs/notation.md) and XBoard's FEN (`xboard_fen.rs`). Moves: move text
 //! (docs/notation.md, UCI, CLI), SAN, and XBoard's move text; parsing matches a
 //! token against the printed form of every legal move, so printing and parsing
-//! cannot disagree. Games: PGN (`pgn.rs`).
+//! cannot disagree. Games: PGN (`pgn.rs`); opening books, EPD or PGN (`book.rs`).
 
+pub mod book;
 pub mod efen;
 pub mod pgn;
 pub mod san;

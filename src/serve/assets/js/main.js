@@ -1,6 +1,6 @@
 // lancer serve: the page. It draws what the server sends and sends back what the
 // person does; every rule (legal moves, results, notation, the review) is the
-// server's. The data- attributes are a stable contract (docs/protocols.md, The
+// server's. The data- attributes are a stable contract (docs/serve.md, The
 // web board). The page's state lives in `app`, which this module owns and hands
 // to the others' functions.
 
